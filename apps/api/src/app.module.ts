@@ -1,0 +1,44 @@
+/** The application: platform modules (config, database, logging, rate limits) plus one module per concept. */
+import { DynamicModule, Module } from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { APP_CONFIG, type AppConfig } from './platform/config/app-config';
+import type { DatabaseTarget } from './platform/database/data-source-options';
+import { loggingModule } from './platform/logging/logging.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { HealthModule } from './modules/health/health.module';
+import { FEATURE_MODULES } from './feature-modules';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, db: DatabaseTarget): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        loggingModule(config.logLevel),
+        TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true }),
+        ThrottlerModule.forRoot({
+          setHeaders: false,
+          throttlers: [
+            { name: 'client', limit: config.loginLimitPerClient, ttl: config.loginWindowMs },
+            {
+              name: 'user',
+              limit: config.loginLimitPerUser,
+              ttl: config.loginWindowMs,
+              getTracker: (req: Record<string, unknown>) =>
+                'user:' + String(((req as unknown as Request).body as { username?: unknown })?.username ?? '').toLowerCase(),
+            },
+            { name: 'demo', limit: config.demoLimitPerMinute, ttl: 60_000 },
+          ],
+        }),
+        AuthModule,
+        HealthModule,
+        ...FEATURE_MODULES,
+      ],
+      providers: [{ provide: APP_CONFIG, useValue: config }],
+      exports: [APP_CONFIG],
+    };
+  }
+}

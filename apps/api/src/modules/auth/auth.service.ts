@@ -1,0 +1,129 @@
+/** Users, passwords (argon2id), personal access tokens, first-run setup and boot seeding of the admin. */
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import * as argon2 from 'argon2';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../../platform/errors/domain-error';
+import { AccessToken } from './access-token.entity';
+import { User, type AuthUser } from './user.entity';
+
+const ARGON: argon2.HashOptions & { raw?: false } = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+const INVALID = () => new DomainError('auth.invalid_credentials', 'Wrong username or password.');
+const TOKEN_PREFIX = 'aws_';
+
+export const toAuthUser = (u: User): AuthUser => ({ id: u.id, username: u.username, is_admin: u.is_admin });
+const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
+
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger('Auth');
+  /** A real hash to verify against for unknown users, so timing does not reveal who exists. */
+  private dummyHash: Promise<string> = argon2.hash(randomBytes(16).toString('hex'), ARGON);
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  private get users() {
+    return this.ds.getRepository(User);
+  }
+
+  async findUser(id: number): Promise<AuthUser | null> {
+    const u = await this.users.findOneBy({ id });
+    return u ? toAuthUser(u) : null;
+  }
+
+  async verifyCredentials(username: string, password: string): Promise<AuthUser> {
+    const u = await this.users
+      .createQueryBuilder('u')
+      .addSelect('u.password_hash')
+      .where('lower(u.username) = lower(:username)', { username })
+      .getOne();
+    if (!u) {
+      await argon2.verify(await this.dummyHash, password).catch(() => false);
+      throw INVALID();
+    }
+    const ok = await argon2.verify(u.password_hash, password).catch(() => false);
+    if (!ok) throw INVALID();
+    return toAuthUser(u);
+  }
+
+  /** First-run: creates the first (admin) user; 409 once any user exists. */
+  async setup(username: string, password: string): Promise<AuthUser> {
+    const hash = await argon2.hash(password, ARGON);
+    return this.ds.transaction(async (m) => {
+      await m.query('LOCK TABLE users IN EXCLUSIVE MODE');
+      const count = await m.getRepository(User).count();
+      if (count > 0) throw new DomainError('setup.already_done', 'Setup is already done: log in instead.');
+      const u = await m.getRepository(User).save(m.getRepository(User).create({ username, password_hash: hash, is_admin: true }));
+      return toAuthUser(u);
+    });
+  }
+
+  async createUser(username: string, password: string, isAdmin: boolean): Promise<AuthUser> {
+    const exists = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getExists();
+    if (exists) throw new DomainError('record.duplicate', `A user named "${username}" already exists.`, [{ field: 'username', message: 'is taken' }]);
+    const u = await this.users.save(this.users.create({ username, password_hash: await argon2.hash(password, ARGON), is_admin: isAdmin }));
+    return toAuthUser(u);
+  }
+
+  listUsers() {
+    return this.users.find({ order: { id: 'ASC' } });
+  }
+
+  async deleteUser(actor: AuthUser, id: number) {
+    if (actor.id === id) throw new DomainError('conflict', 'You cannot delete your own account.');
+    const res = await this.users.delete({ id });
+    if (!res.affected) throw new DomainError('not_found', 'User not found');
+  }
+
+  /** ADMIN_USERNAME/ADMIN_PASSWORD at boot: create the admin, or reset its password. */
+  async seedAdmin(username: string | null, password: string | null) {
+    if (!username || !password) return;
+    if (password.length < 8) throw new Error('ADMIN_PASSWORD must be at least 8 characters');
+    const hash = await argon2.hash(password, ARGON);
+    const existing = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
+    if (existing) {
+      await this.users.update({ id: existing.id }, { password_hash: hash, is_admin: true });
+    } else {
+      await this.users.save(this.users.create({ username, password_hash: hash, is_admin: true }));
+      this.logger.log(`created admin user "${username}"`);
+    }
+  }
+
+  // --- personal access tokens ---
+
+  private get tokens() {
+    return this.ds.getRepository(AccessToken);
+  }
+
+  async createToken(user: AuthUser, name: string) {
+    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const row = await this.tokens.save(this.tokens.create({ user_id: user.id, name, token_hash: hashToken(token) }));
+    return { id: row.id, name: row.name, created_at: row.created_at, last_used_at: null, token };
+  }
+
+  listTokens(user: AuthUser) {
+    return this.tokens.find({ where: { user_id: user.id }, order: { id: 'DESC' } });
+  }
+
+  async revokeToken(user: AuthUser, id: number) {
+    const res = await this.tokens.delete({ id, user_id: user.id });
+    if (!res.affected) throw new DomainError('not_found', 'Token not found');
+  }
+
+  async userForToken(token: string): Promise<AuthUser | null> {
+    if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+    const row = await this.tokens
+      .createQueryBuilder('t')
+      .innerJoinAndMapOne('t.user', User, 'u', 'u.id = t.user_id')
+      .where('t.token_hash = :h', { h: hashToken(token) })
+      .getOne();
+    const user = (row as (AccessToken & { user?: User }) | null)?.user;
+    if (!row || !user) return null;
+    // last_used_at at minute precision: avoids a write per request under load.
+    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
+      void this.tokens.update({ id: row.id }, { last_used_at: new Date() }).catch(() => undefined);
+    }
+    return toAuthUser(user);
+  }
+}

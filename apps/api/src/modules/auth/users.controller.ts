@@ -1,0 +1,33 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { AdminOnly, CurrentUser } from './auth.decorators';
+import { AuthService } from './auth.service';
+import { CreateUserDto, UserRecordView, UserView } from './dto/credentials.dto';
+import type { AuthUser } from './user.entity';
+
+@ApiTags('users')
+@ApiCookieAuth()
+@AdminOnly()
+@Controller('studio/api/users')
+export class UsersController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Get()
+  @ApiOkResponse({ type: [UserRecordView] })
+  list() {
+    return this.auth.listUsers();
+  }
+
+  @Post()
+  @ApiCreatedResponse({ type: UserView })
+  create(@Body() dto: CreateUserDto) {
+    return this.auth.createUser(dto.username, dto.password, dto.is_admin ?? false);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  remove(@CurrentUser() actor: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    return this.auth.deleteUser(actor, id);
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Builds the whole application: Nest app, HTTP middleware in order, migrations, seeding hooks.
+ * main.ts and the API tests both use it, so tests run exactly what production runs.
+ */
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createHash, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { type NextFunction, type Request, type Response } from 'express';
+import session from 'express-session';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import passport from 'passport';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../app.module';
+import { AuthService } from '../modules/auth/auth.service';
+import { DatabaseSessionStore } from '../modules/auth/session.store';
+import { loadConfig, type AppConfig } from './config/app-config';
+import { databaseTarget, type DatabaseTarget } from './database/data-source-options';
+import { ProblemFilter } from './errors/problem.filter';
+import { createValidationPipe } from './errors/validation';
+import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, originCheck } from './http/body';
+import { studioPages } from './http/studio-pages';
+import { buildOpenApi, mountOpenApi } from './openapi';
+
+const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface CreatedApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  db: DatabaseTarget;
+}
+
+function requestId(req: Request, res: Response, next: NextFunction) {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  next();
+}
+
+export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logger?: boolean } = {}): Promise<CreatedApp> {
+  const config = { ...loadConfig(), ...overrides };
+  const db = databaseTarget(config);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, db), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+    logger: opts.logger === false ? false : undefined,
+  });
+  if (opts.logger !== false) app.useLogger(app.get(Logger));
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.enableShutdownHooks();
+
+  const ds = app.get(DataSource);
+  await ds.runMigrations({ transaction: 'each' });
+
+  app.use(requestId);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(originCheck(config.allowedOrigins));
+  app.use(jsonOnly);
+  app.use('/studio/api/workflows/import', jsonBody(IMPORT_LIMIT));
+  app.use(jsonBody(JSON_LIMIT));
+  app.use(
+    session({
+      name: 'sid',
+      store: new DatabaseSessionStore(ds, SESSION_TTL_MS),
+      secret: createHash('sha256').update('session:' + config.appSecret).digest('base64url'),
+      resave: false,
+      saveUninitialized: false,
+      proxy: config.trustProxy,
+      cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_TTL_MS, path: '/' },
+    }),
+  );
+  app.use(passport.initialize());
+  app.use(passport.session());
+  app.use(studioPages(join(__dirname, '../../../../studio/dist')));
+
+  app.useGlobalFilters(new ProblemFilter());
+  app.useGlobalPipes(createValidationPipe());
+  mountOpenApi(app, buildOpenApi(app, config.version));
+
+  await app.get(AuthService).seedAdmin(config.adminUsername, config.adminPassword);
+  await app.init();
+  return { app, config, db };
+}

@@ -1,0 +1,49 @@
+/**
+ * Errors with codes. Services throw `new DomainError('graph.stale_version', detail, extra)`;
+ * the problem filter maps the code to an HTTP status and an RFC 9457 body.
+ */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+const STATUS_BY_CODE: Record<string, number> = {
+  validation: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  'auth.invalid_credentials': 401,
+  forbidden: 403,
+  'record.system_readonly': 403,
+  'origin.cross_site': 403,
+  not_found: 404,
+  conflict: 409,
+  'setup.already_done': 409,
+  'record.duplicate': 409,
+  'record.referenced': 409,
+  'graph.stale_version': 409,
+  'workflow.last_stage': 409,
+  'run.not_running': 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  'stream.too_many': 429,
+  unavailable: 503,
+};
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+    readonly errors?: FieldProblem[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+  get status(): number {
+    return STATUS_BY_CODE[this.code] ?? (this.code.endsWith('.not_found') ? 404 : this.code.startsWith('validation') ? 400 : 400);
+  }
+}
+
+export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+export const invalid = (errors: FieldProblem[], detail = 'The request has invalid fields.') =>
+  new DomainError('validation', detail, errors);

@@ -1,0 +1,268 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ADMIN, createTestDb, startApp, type TestApp } from './support/app';
+import { Client, newUser } from './support/http';
+
+const isProblem = (r: { headers: Headers }) => assert.match(r.headers.get('content-type') ?? '', /^application\/problem\+json/);
+
+describe('first-run setup', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp({ config: { adminUsername: null, adminPassword: null } });
+  });
+  after(() => t.close());
+
+  test('validates, creates the first user once and logs it in, then 409', async () => {
+    const c = new Client(t.url);
+    const bad = await c.post('/auth/setup', { username: 'owner', password: 'short' });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.errors.map((e: { field: string }) => e.field), ['password']);
+    const r = await c.post('/auth/setup', { username: 'owner', password: 'owner-password' });
+    assert.equal(r.status, 201);
+    assert.equal(r.body.username, 'owner');
+    assert.equal(typeof r.body.id, 'number');
+    const me = await c.get('/auth/me');
+    assert.equal(me.status, 200);
+    assert.equal(me.body.username, 'owner');
+    assert.equal(me.body.is_admin, true);
+    const again = await new Client(t.url).post('/auth/setup', { username: 'other', password: 'other-password' });
+    assert.equal(again.status, 409);
+    isProblem(again);
+  });
+});
+
+describe('auth', () => {
+  let t: TestApp;
+  let admin: Client;
+  before(async () => {
+    t = await startApp();
+    admin = new Client(t.url);
+    await admin.login(ADMIN.username, ADMIN.password);
+  });
+  after(() => t.close());
+
+  test('login sets an HttpOnly SameSite=Lax session cookie and /auth/me answers', async () => {
+    const c = new Client(t.url);
+    const r = await c.post('/auth/login', ADMIN);
+    assert.equal(r.status, 200);
+    assert.deepEqual(Object.keys(r.body).sort(), ['id', 'is_admin', 'username']);
+    const cookie = r.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /^sid=/);
+    assert.match(cookie, /HttpOnly/);
+    assert.match(cookie, /SameSite=Lax/);
+    assert.match(cookie, /Path=\//);
+    assert.doesNotMatch(cookie, /Secure/, 'plain http: no Secure flag');
+    assert.equal((await c.get('/auth/me')).status, 200);
+  });
+
+  test('wrong password and unknown user get the same 401 body', async () => {
+    const a = await new Client(t.url).post('/auth/login', { username: ADMIN.username, password: 'wrong-password' });
+    const b = await new Client(t.url).post('/auth/login', { username: 'nobody-here', password: 'wrong-password' });
+    assert.equal(a.status, 401);
+    assert.equal(b.status, 401);
+    isProblem(a);
+    const strip = (x: Record<string, unknown>) => ({ ...x, request_id: undefined });
+    assert.deepEqual(strip(a.body), strip(b.body));
+    assert.equal(a.headers.get('set-cookie'), null);
+  });
+
+  test('login with a missing field is a 400 with field errors', async () => {
+    const r = await new Client(t.url).post('/auth/login', { username: 'x' });
+    assert.equal(r.status, 400);
+    assert.ok(r.body.errors.some((e: { field: string }) => e.field === 'password'));
+  });
+
+  test('the session id is regenerated at login', async () => {
+    const c = new Client(t.url);
+    await c.login(ADMIN.username, ADMIN.password);
+    const first = c.cookie;
+    await c.login(ADMIN.username, ADMIN.password);
+    assert.notEqual(c.cookie, first);
+    const old = new Client(t.url);
+    old.cookie = first;
+    assert.equal((await old.get('/auth/me')).status, 401);
+  });
+
+  test('logout destroys the session on the server: a replayed cookie is 401', async () => {
+    const c = new Client(t.url);
+    await c.login(ADMIN.username, ADMIN.password);
+    const saved = c.cookie;
+    const r = await c.post('/auth/logout');
+    assert.equal(r.status, 204);
+    const replay = new Client(t.url);
+    replay.cookie = saved;
+    const me = await replay.get('/auth/me');
+    assert.equal(me.status, 401);
+    isProblem(me);
+  });
+
+  test('personal access tokens: created, used as bearer, listed without the secret, revoked', async () => {
+    const created = await admin.post('/auth/tokens', { name: 'ci' });
+    assert.equal(created.status, 201);
+    assert.match(created.body.token, /^aws_/);
+    const bearer = new Client(t.url);
+    bearer.bearer = created.body.token;
+    const me = await bearer.get('/auth/me');
+    assert.equal(me.status, 200);
+    assert.equal(me.body.username, ADMIN.username);
+    const list = await admin.get('/auth/tokens');
+    assert.equal(list.status, 200);
+    assert.ok(list.body.some((x: { id: number }) => x.id === created.body.id));
+    assert.ok(!list.text.includes(created.body.token));
+    assert.ok(!list.text.includes('token_hash'));
+    assert.equal((await admin.delete(`/auth/tokens/${created.body.id}`)).status, 204);
+    assert.equal((await bearer.get('/auth/me')).status, 401);
+    assert.equal((await admin.delete(`/auth/tokens/${created.body.id}`)).status, 404);
+    const garbage = new Client(t.url);
+    garbage.bearer = 'aws_not-a-real-token';
+    assert.equal((await garbage.get('/auth/me')).status, 401);
+  });
+
+  test('protected routes answer 401 problem+json to anonymous callers', async () => {
+    const r = await new Client(t.url).get('/studio/api/users');
+    assert.equal(r.status, 401);
+    isProblem(r);
+    assert.equal(r.body.status, 401);
+    assert.ok(r.body.title && r.body.detail && r.body.type);
+  });
+
+  test('studio pages redirect anonymous users to the login page', async () => {
+    const r = await new Client(t.url).get('/studio/models?x=1');
+    assert.equal(r.status, 302);
+    assert.equal(r.headers.get('location'), '/studio/login?next=%2Fstudio%2Fmodels%3Fx%3D1');
+  });
+
+  test('admins manage users; others get 403', async () => {
+    const bob = await newUser(t.url, admin, 'bob');
+    assert.equal((await bob.get('/studio/api/users')).status, 403);
+    assert.equal((await bob.post('/studio/api/users', { username: 'eve', password: 'password-123' })).status, 403);
+    const list = await admin.get('/studio/api/users');
+    assert.equal(list.status, 200);
+    assert.ok(!list.text.includes('password'));
+    const dup = await admin.post('/studio/api/users', { username: 'BOB', password: 'password-123' });
+    assert.equal(dup.status, 409);
+    const short = await admin.post('/studio/api/users', { username: 'carl', password: 'x' });
+    assert.equal(short.status, 400);
+    const bobId = list.body.find((u: { username: string }) => u.username === 'bob').id;
+    assert.equal((await admin.delete(`/studio/api/users/${bobId}`)).status, 204);
+    assert.equal((await bob.get('/auth/me')).status, 401, 'a deleted user is logged out');
+  });
+});
+
+describe('request rules', () => {
+  let t: TestApp;
+  let c: Client;
+  before(async () => {
+    t = await startApp();
+    c = new Client(t.url);
+    await c.login(ADMIN.username, ADMIN.password);
+  });
+  after(() => t.close());
+
+  test('malformed JSON is a 400 problem', async () => {
+    const r = await c.post('/auth/tokens', '{"name": ');
+    assert.equal(r.status, 400);
+    isProblem(r);
+  });
+
+  test('unknown fields are rejected with errors', async () => {
+    const r = await c.post('/auth/tokens', { name: 'x', is_admin: true });
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.body.errors, [{ field: 'is_admin', message: 'is_admin is not a known field' }]);
+  });
+
+  test('a body that is not an object, or holds NUL, is a 400', async () => {
+    assert.equal((await c.post('/auth/tokens', [1, 2])).status, 400);
+    const nul = await c.post('/auth/tokens', { name: 'a\u0000b' });
+    assert.equal(nul.status, 400);
+    assert.equal(nul.body.errors[0].field, 'name');
+  });
+
+  test('oversized bodies are 413', async () => {
+    const r = await c.post('/auth/tokens', { name: 'x'.repeat(1024 * 1024 + 10) });
+    assert.equal(r.status, 413);
+    isProblem(r);
+  });
+
+  test('non-JSON state changes are 415', async () => {
+    const r = await c.post('/auth/tokens', 'name=x', { 'content-type': 'text/plain' });
+    assert.equal(r.status, 415);
+    isProblem(r);
+  });
+
+  test('a cross-site Origin on a state change is 403', async () => {
+    const r = await c.post('/auth/tokens', { name: 'x' }, { origin: 'https://evil.example' });
+    assert.equal(r.status, 403);
+    const same = await c.post('/auth/tokens', { name: 'x' }, { origin: t.url });
+    assert.equal(same.status, 201);
+  });
+
+  test('unknown routes are a 404 problem; malformed ids a 400', async () => {
+    const r = await c.get('/no/such/route');
+    assert.equal(r.status, 404);
+    isProblem(r);
+    assert.equal((await c.delete('/auth/tokens/abc')).status, 400);
+  });
+
+  test('security headers and a request id are set', async () => {
+    const r = await c.get('/health');
+    assert.equal(r.status, 200);
+    assert.equal(r.body.status, 'ok');
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+    assert.ok(r.headers.get('content-security-policy'));
+    assert.ok(r.headers.get('x-request-id'));
+    assert.equal(r.headers.get('x-powered-by'), null);
+  });
+
+  test('/openapi.json is an OpenAPI 3.1 document and /docs is served', async () => {
+    const r = await c.get('/openapi.json');
+    assert.equal(r.status, 200);
+    assert.equal(r.body.openapi, '3.1.0');
+    assert.ok(r.body.paths['/auth/login']);
+    assert.equal((await c.get('/docs')).status, 200);
+  });
+});
+
+describe('login rate limiting', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp({ config: { loginLimitPerUser: 3, loginLimitPerClient: 100 } });
+  });
+  after(() => t.close());
+
+  test('too many attempts for one username are 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await new Client(t.url).post('/auth/login', { username: 'target', password: 'guess-' + i })).status);
+    }
+    assert.deepEqual(statuses, [401, 401, 401, 429]);
+    const r = await new Client(t.url).post('/auth/login', { username: 'target', password: 'again' });
+    assert.equal(r.status, 429);
+    assert.ok(Number(r.headers.get('retry-after')) >= 1);
+    isProblem(r);
+    // another username from the same client is not blocked by the per-user limit
+    assert.equal((await new Client(t.url).post('/auth/login', { username: 'someone-else', password: 'x' })).status, 401);
+  });
+});
+
+describe('restart', () => {
+  test('sessions, tokens and users survive a restart', async () => {
+    const db = await createTestDb();
+    const first = await startApp({ db });
+    const c = new Client(first.url);
+    await c.login(ADMIN.username, ADMIN.password);
+    const tok = (await c.post('/auth/tokens', { name: 'keep' })).body.token;
+    await first.stop();
+    const second = await startApp({ db });
+    try {
+      const again = new Client(second.url);
+      again.cookie = c.cookie;
+      assert.equal((await again.get('/auth/me')).status, 200);
+      const b = new Client(second.url);
+      b.bearer = tok;
+      assert.equal((await b.get('/auth/me')).status, 200);
+    } finally {
+      await second.close();
+    }
+  });
+});
