@@ -5,6 +5,6 @@ import { existsSync, statSync } from 'node:fs';
 const stamp = 'node_modules/.package-lock.json';
 const stale = !existsSync(stamp) || statSync('package-lock.json').mtimeMs > statSync(stamp).mtimeMs + 1000;
 if (stale) {
-  console.log('› installing dependencies (npm ci)…');
-  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+  console.log('› installing dependencies (npm install)…');
+  execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
 }
