@@ -32,7 +32,7 @@ const pick = (files) => (filter ? files.filter((f) => f.includes(filter)) : file
 const suites = {
   unit: () =>
     pick([
-      ...readdirSync('libs').flatMap((l) => find(join('libs', l, 'dist'), spec)),
+      ...(existsSync('libs') ? readdirSync('libs') : []).flatMap((l) => find(join('libs', l, 'dist'), spec)),
       ...find('apps/api/dist/src', spec),
       ...find('apps/studio/dist-test', spec),
     ]),
