@@ -1,2 +1,10 @@
 /** The product's feature modules, in the order a user meets them. */
-export const FEATURE_MODULES = [];
+import { AgentsModule } from './modules/agents/agents.module';
+import { ChatModule } from './modules/chat/chat.module';
+import { ModelsModule } from './modules/models/models.module';
+import { ProjectsModule } from './modules/projects/projects.module';
+import { RuntimeModule } from './modules/runtime/runtime.module';
+import { SkillsModule } from './modules/skills/skills.module';
+import { WorkflowsModule } from './modules/workflows/workflows.module';
+
+export const FEATURE_MODULES = [ModelsModule, SkillsModule, AgentsModule, WorkflowsModule, ProjectsModule, RuntimeModule, ChatModule];

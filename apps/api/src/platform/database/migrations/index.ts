@@ -1,4 +1,7 @@
 /** Every migration, in order. Hand-checked SQL for Postgres; the same list runs on PGlite and on a server. */
 import { Auth1732300000000 } from './1732300000000-auth';
+import { Studio1732300000001 } from './1732300000001-studio';
+import { Projects1732300000002 } from './1732300000002-projects';
+import { Runs1732300000003 } from './1732300000003-runs';
 
-export const MIGRATIONS = [Auth1732300000000];
+export const MIGRATIONS = [Auth1732300000000, Studio1732300000001, Projects1732300000002, Runs1732300000003];

@@ -1,0 +1,17 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type FileChange = 'added' | 'modified' | 'deleted';
+
+/** Append-only history of every write to a workspace path (content null for a deletion). */
+@Entity('file_revisions')
+export class FileRevision {
+  @PrimaryGeneratedColumn() id: number;
+  @Column({ type: 'integer' }) project_id: number;
+  @Column({ type: 'varchar', length: 512 }) path: string;
+  @Column({ type: 'integer' }) revision: number;
+  @Column({ type: 'varchar', length: 16 }) change: FileChange;
+  @Column({ type: 'text', nullable: true }) content: string | null;
+  @Column({ type: 'integer', default: 0 }) size: number;
+  @Column({ type: 'uuid', nullable: true }) run_id: string | null;
+  @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
+}
