@@ -38,6 +38,20 @@ function toJsonSchema31(node: unknown): unknown {
   return obj;
 }
 
+interface OperationLike {
+  responses?: Record<string, unknown>;
+  security?: unknown[];
+  summary?: string;
+  operationId?: string;
+  'x-public'?: boolean;
+}
+
+/** `Workflows_saveGraph` → "Workflows: save graph" (a fallback when a handler has no @ApiOperation). */
+function humanize(operationId: string): string {
+  const [tag, method = ''] = operationId.split('_');
+  return `${tag}: ${method.replace(/([A-Z])/g, ' $1').toLowerCase().trim()}`;
+}
+
 export function buildOpenApi(app: INestApplication, version: string): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
@@ -49,16 +63,21 @@ export function buildOpenApi(app: INestApplication, version: string): OpenAPIObj
     .setVersion(version)
     .setLicense('Proprietary', 'https://example.invalid/license')
     .addServer('/')
-    .addCookieAuth('sid')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Personal access token from POST /auth/tokens' })
+    .addCookieAuth('sid', { type: 'apiKey', in: 'cookie', name: 'sid' }, 'cookie')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Personal access token from POST /auth/tokens' }, 'bearer')
     .build();
   const doc = SwaggerModule.createDocument(app, config, { operationIdFactory: (c, m) => `${c.replace(/Controller$/, '')}_${m}` });
   doc.components = doc.components ?? {};
   doc.components.schemas = { ...(doc.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
   const problemRef = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+  // Login (cookie) or a bearer token everywhere, except operations marked @Public() (x-public).
+  doc.security = [{ cookie: [] }, { bearer: [] }];
   for (const item of Object.values(doc.paths)) {
-    for (const op of Object.values(item) as Array<{ responses?: Record<string, unknown> } | undefined>) {
+    for (const op of Object.values(item) as Array<OperationLike | undefined>) {
       if (!op || typeof op !== 'object' || !('responses' in op)) continue;
+      if (op['x-public']) op.security = [{}, { cookie: [] }, { bearer: [] }];
+      else delete op.security;
+      if (!op.summary && op.operationId) op.summary = humanize(op.operationId);
       op.responses = op.responses ?? {};
       op.responses['4XX'] = op.responses['4XX'] ?? { description: 'Client error (problem+json)', content: problemRef };
       op.responses['5XX'] = op.responses['5XX'] ?? { description: 'Server error (problem+json)', content: problemRef };

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { promisify } from 'node:util';
@@ -10,8 +10,6 @@ import { CreatedTokenView, CreateTokenDto, CredentialsDto, LoginDto, TokenView, 
 import type { AuthUser } from './user.entity';
 
 @ApiTags('auth')
-@ApiCookieAuth()
-@ApiBearerAuth()
 @Controller('auth')
 export class AuthController {
   constructor(private readonly auth: AuthService) {}

@@ -1,4 +1,5 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { AuthUser } from './user.entity';
 
@@ -6,7 +7,7 @@ export const IS_PUBLIC = 'auth:public';
 export const ADMIN_ONLY = 'auth:admin';
 
 /** The route is reachable without login; the caller's identity is still resolved when present. */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension('x-public', true));
 export const AdminOnly = () => SetMetadata(ADMIN_ONLY, true);
 
 /** The logged-in user (the global guard guarantees one on non-public routes). */

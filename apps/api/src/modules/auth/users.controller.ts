@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
-import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { CreateUserDto, UserRecordView, UserView } from './dto/credentials.dto';
 import type { AuthUser } from './user.entity';
 
 @ApiTags('users')
-@ApiCookieAuth()
 @AdminOnly()
 @Controller('studio/api/users')
 export class UsersController {
