@@ -40,6 +40,10 @@ function requestId(req: Request, res: Response, next: NextFunction) {
 }
 
 export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logger?: boolean } = {}): Promise<CreatedApp> {
+  // The provider SDKs add headers from these to every request, including to user-supplied api_base
+  // hosts: a server-side header (often a credential) must never reach them.
+  delete process.env.OPENAI_CUSTOM_HEADERS;
+  delete process.env.ANTHROPIC_CUSTOM_HEADERS;
   const config = { ...loadConfig(), ...overrides };
   const db = databaseTarget(config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, db), {

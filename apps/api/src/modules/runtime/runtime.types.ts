@@ -1,0 +1,134 @@
+/**
+ * The runtime's contract: what a turn needs (ports the caller provides) and what it emits.
+ * The runtime knows nothing of HTTP or Nest: the chat module adapts these events to JSON, SSE and the
+ * run log, and implements the ports with the real services (projects, agents, models, workspace).
+ */
+import type { GraphEdge, GraphNode } from '@service/workflow-graph';
+import type { ChatMessage, Provider } from './providers/provider';
+
+export type ToolName = 'list_files' | 'read_file' | 'write_file' | 'edit_file' | 'search_files';
+export const TOOL_NAMES: readonly ToolName[] = ['list_files', 'read_file', 'write_file', 'edit_file', 'search_files'];
+
+export interface AwaitingGate {
+  node_key: string;
+  stage: string;
+  next_stage: string | null;
+}
+
+export interface PackSnapshot {
+  id: number;
+  slug: string;
+  name: string;
+  domain: string;
+  stages: string[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export interface ResolvedModel {
+  provider: 'vendor_a' | 'vendor_b' | 'custom' | 'offline';
+  model_id: string;
+  api_base: string | null;
+  /** decrypted, only inside the server process; never emitted */
+  api_key: string | null;
+  temperature: number | null;
+  max_tokens: number | null;
+}
+
+export interface ResolvedAgent {
+  id: number;
+  name: string;
+  role: string;
+  system_prompt: string;
+  /** prompt_md of each skill, in skill_ids order */
+  skill_prompts: string[];
+  /** union of the agent's and its skills' allowlists */
+  tools: ToolName[];
+  max_iterations: number;
+  /** null = the server's default model */
+  model: ResolvedModel | null;
+}
+
+export interface WorkspaceEntry {
+  path: string;
+  size: number;
+  revision: number;
+}
+
+export interface FileChangeInfo {
+  path: string;
+  change: 'added' | 'modified' | 'deleted';
+  revision: number;
+}
+
+/** A project's files as the tools see them. Paths are already normalised by the runtime's path helper. */
+export interface Workspace {
+  readonly readOnly: boolean;
+  list(dir?: string): Promise<WorkspaceEntry[]>;
+  read(path: string): Promise<{ content: string; revision: number } | null>;
+  write(path: string, content: string): Promise<FileChangeInfo>;
+  search(query: string, dir?: string): Promise<Array<{ path: string; line: number; text: string }>>;
+}
+
+export interface TurnPorts {
+  loadAgent(agentId: number): Promise<ResolvedAgent | null>;
+  /** Persists the project's stage / gate after every move (no-op in the demo). */
+  saveState(state: { stage: string; awaiting_gate: AwaitingGate | null }): Promise<void>;
+  workspace: Workspace;
+  /** The provider for an agent's model (null = server default); `name`/`model` are shown in events. */
+  provider(model: ResolvedModel | null): { provider: Provider; name: string; model: string };
+}
+
+export interface TurnRequest {
+  run_id: string;
+  message: string;
+  advance: boolean;
+  node_key: string | null;
+  project_slug: string | null;
+  pack: PackSnapshot;
+  /** the project's current workflow state */
+  stage: string;
+  awaiting_gate: AwaitingGate | null;
+  /** earlier user/assistant messages of this project, oldest first (already bounded by the caller) */
+  history: ChatMessage[];
+  ports: TurnPorts;
+  signal: AbortSignal;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** The 14 stream events (SPEC §6a). `close` is emitted by the chat layer after the run is persisted. */
+export type RuntimeEvent =
+  | { event: 'status'; data: { run_id: string; state: string; provider: string; model: string } }
+  | { event: 'pack'; data: { pack_id: number; slug: string; name: string; domain: string; stages: string[] } }
+  | { event: 'workflow'; data: { project_slug: string | null; domain: string; stage: string; pack_id: number; awaiting_gate: AwaitingGate | null } }
+  | { event: 'stage'; data: { from: string; to: string; index: number; stages: string[] } }
+  | { event: 'node'; data: { node_key: string; type: string; stage_label: string | null; state: 'started' | 'finished' } }
+  | { event: 'agent'; data: { agent_id: number; name: string; role: string; model: string } }
+  | { event: 'content'; data: { delta: string } }
+  | { event: 'tool_call'; data: { call_id: string; name: string; arguments: unknown } }
+  | { event: 'tool_result'; data: { call_id: string; name: string; ok: boolean; output: string; error?: string } }
+  | { event: 'files_changed'; data: { files: FileChangeInfo[] } }
+  | { event: 'awaiting_gate'; data: AwaitingGate }
+  | { event: 'error'; data: { code: string; message: string } }
+  | { event: 'done'; data: { run_id: string; reply: string; usage: Usage; state: string } }
+  | { event: 'close'; data: Record<string, never> };
+
+export type RuntimeEventName = RuntimeEvent['event'];
+
+/** What the turn ended with (also carried by the `done` event), for the sync chat response and history. */
+export interface TurnResult {
+  state: 'done' | 'error' | 'cancelled';
+  reply: string;
+  stage: string;
+  awaiting_gate: AwaitingGate | null;
+  node_key: string | null;
+  agent: { id: number; name: string; role: string } | null;
+  tool_calls: Array<{ name: string; arguments: unknown; ok: boolean }>;
+  files_changed: FileChangeInfo[];
+  usage: Usage;
+  error: { code: string; message: string } | null;
+}
