@@ -34,12 +34,17 @@ const suites = {
     pick([
       ...(existsSync('libs') ? readdirSync('libs') : []).flatMap((l) => find(join('libs', l, 'dist'), spec)),
       ...find('apps/api/dist/src', spec),
-      ...find('apps/studio/dist-test', spec),
+      ...find('apps/studio/.spec-out', spec),
     ]),
   api: () => pick(find('apps/api/dist/test', spec)),
   e2e: () => pick(find('apps/studio/dist-e2e', spec)),
 };
 const wanted = (process.env.TEST_SUITES || 'unit,api,e2e').split(',');
+// The studio's pure-logic specs and the browser tests are compiled here (CommonJS for node:test);
+// the studio bundle itself is built by Vite in the Nx build.
+const tsc = (project) => execSync(`node_modules/.bin/tsc -p ${project}`, { stdio: 'inherit' });
+if (wanted.includes('unit') && existsSync('apps/studio/tsconfig.spec.json')) tsc('apps/studio/tsconfig.spec.json');
+if (wanted.includes('e2e') && existsSync('apps/studio/e2e/tsconfig.json')) tsc('apps/studio/e2e/tsconfig.json');
 const db = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 
 let pass = 0;

@@ -159,6 +159,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/studio/api/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workflows: list */
+        get: operations["Workflows_list"];
+        put?: never;
+        /** Workflows: create */
+        post: operations["Workflows_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Workflows: import pack */
+        post: operations["Workflows_importPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workflows: get */
+        get: operations["Workflows_get"];
+        /** Workflows: update */
+        put: operations["Workflows_update"];
+        post?: never;
+        /** Workflows: remove */
+        delete: operations["Workflows_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workflows: get graph */
+        get: operations["Workflows_getGraph"];
+        /** Workflows: save graph */
+        put: operations["Workflows_saveGraph"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Workflows: clone */
+        post: operations["Workflows_clone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Workflows: export pack */
+        post: operations["Workflows_exportPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -215,6 +321,208 @@ export interface components {
             password: string;
             /** @default false */
             is_admin: boolean;
+        };
+        WorkflowView: {
+            id: number;
+            /** @description null for system packs */
+            owner_id: number | null;
+            is_system: boolean;
+            name: string;
+            slug: string;
+            description: string;
+            /** @example pdlc */
+            domain: string;
+            stages: string[];
+            /** @description Bumped on every graph save. */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateWorkflowDto: {
+            /** @example Mobile app launch */
+            name: string;
+            /** @description Unique per owner; derived from the name when absent. */
+            slug?: string;
+            description?: string;
+            /**
+             * @description `pdlc`, `sdlc` or a custom domain. Absent: `pdlc`, or `custom` when `stages` are given.
+             * @example pdlc
+             */
+            domain?: string;
+            /** @description Ordered stage names; defaults to the domain's stages (pdlc, sdlc); required for a custom domain. */
+            stages?: string[];
+        };
+        PackHeaderDoc: {
+            name: string;
+            /** @description a wish: made unique for the importer */
+            slug?: string;
+            description?: string;
+            domain: string;
+            stages: string[];
+        };
+        PackModelDoc: {
+            /** @example model-1 */
+            ref: string;
+            label: string;
+            /** @enum {string} */
+            provider: "vendor_a" | "vendor_b" | "custom";
+            model_id: string;
+            api_base?: string | null;
+            temperature?: number | null;
+            max_tokens?: number | null;
+        };
+        PackSkillDoc: {
+            /** @example skill-1 */
+            ref: string;
+            name: string;
+            description?: string;
+            prompt_md?: string;
+            tool_allowlist?: string[];
+            artifact_hint?: string;
+        };
+        PackAgentDoc: {
+            /** @example agent-1 */
+            ref: string;
+            name: string;
+            role?: string;
+            system_prompt?: string;
+            /** @description a models[].ref, or null = the server default */
+            model_ref?: string | null;
+            /** @description skills[].ref values */
+            skill_refs?: string[];
+            tool_allowlist?: string[];
+            max_iterations?: number;
+        };
+        PackNodeDoc: {
+            node_key: string;
+            /** @enum {string} */
+            type: "agent" | "gate" | "branch";
+            /** @description an agents[].ref for agent nodes */
+            agent_ref?: string | null;
+            stage_label?: string | null;
+            config?: {
+                [key: string]: unknown;
+            };
+            position_x?: number;
+            position_y?: number;
+        };
+        PackEdgeDoc: {
+            from_node: string;
+            to_node: string;
+            condition?: string | null;
+        };
+        PackDocumentView: {
+            /** @enum {string} */
+            format: "service-workflow-pack";
+            /** @enum {number} */
+            version: 1;
+            pack: components["schemas"]["PackHeaderDoc"];
+            models: components["schemas"]["PackModelDoc"][];
+            skills: components["schemas"]["PackSkillDoc"][];
+            agents: components["schemas"]["PackAgentDoc"][];
+            nodes: components["schemas"]["PackNodeDoc"][];
+            edges: components["schemas"]["PackEdgeDoc"][];
+        };
+        ImportCreatedView: {
+            /** @description ids of the new models, in document order */
+            models: number[];
+            /** @description ids of the new skills, in document order */
+            skills: number[];
+            /** @description ids of the new agents, in document order */
+            agents: number[];
+        };
+        ImportResultView: {
+            workflow: components["schemas"]["WorkflowView"];
+            created: components["schemas"]["ImportCreatedView"];
+            /** @description graph problems that did not block the import */
+            warnings: Record<string, never>[];
+        };
+        GraphNodeView: {
+            /** @description unique in the graph; "start" is reserved */
+            node_key: string;
+            /** @enum {string} */
+            type: "agent" | "gate" | "branch";
+            /** @description required for agent nodes, null otherwise */
+            agent_id: number | null;
+            /** @description one of the pack's stages */
+            stage_label: string | null;
+            /** @description `artifact`: a relative workspace path */
+            config: {
+                [key: string]: unknown;
+            };
+            position_x: number;
+            position_y: number;
+        };
+        GraphEdgeView: {
+            /** @description a node_key, or "start" */
+            from_node: string;
+            to_node: string;
+            /** @description condition expression; null = default edge */
+            condition: string | null;
+        };
+        WorkflowDetailView: {
+            id: number;
+            /** @description null for system packs */
+            owner_id: number | null;
+            is_system: boolean;
+            name: string;
+            slug: string;
+            description: string;
+            /** @example pdlc */
+            domain: string;
+            stages: string[];
+            /** @description Bumped on every graph save. */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            nodes: components["schemas"]["GraphNodeView"][];
+            edges: components["schemas"]["GraphEdgeView"][];
+        };
+        UpdateWorkflowDto: {
+            /** @example Mobile app launch */
+            name?: string;
+            /** @description Unique per owner; derived from the name when absent. */
+            slug?: string;
+            description?: string;
+            /**
+             * @description `pdlc`, `sdlc` or a custom domain. Absent: `pdlc`, or `custom` when `stages` are given.
+             * @example pdlc
+             */
+            domain?: string;
+            /** @description Ordered stage names; defaults to the domain's stages (pdlc, sdlc); required for a custom domain. */
+            stages?: string[];
+        };
+        GraphView: {
+            nodes: components["schemas"]["GraphNodeView"][];
+            edges: components["schemas"]["GraphEdgeView"][];
+            version: number;
+        };
+        SaveGraphDto: {
+            nodes: components["schemas"]["GraphNodeView"][];
+            edges: components["schemas"]["GraphEdgeView"][];
+            /** @description the version this edit started from; a stale one → 409 */
+            version?: number | null;
+        };
+        GraphWarningView: {
+            /** @example nodes[3] */
+            field: string;
+            node_key?: string;
+            message: string;
+        };
+        SavedGraphView: {
+            nodes: components["schemas"]["GraphNodeView"][];
+            edges: components["schemas"]["GraphEdgeView"][];
+            version: number;
+            /** @description problems that do not block saving */
+            warnings: components["schemas"]["GraphWarningView"][];
+        };
+        CloneWorkflowDto: {
+            name?: string;
+            slug?: string;
         };
         Problem: {
             type: string;
@@ -736,6 +1044,431 @@ export interface operations {
                             };
                         };
                     };
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description own + system packs, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowView"][];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkflowDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowView"];
+                };
+            };
+            /** @description the slug is already used by one of your workflows */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_importPack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description a document from export (≤ 8 MiB) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PackDocumentView"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResultView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowDetailView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkflowDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description projects are bound to the workflow (the detail names them) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_getGraph: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_saveGraph: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveGraphDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedGraphView"];
+                };
+            };
+            /** @description graph.stale_version: the graph was saved since `version` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_clone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloneWorkflowDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Workflows_exportPack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackDocumentView"];
                 };
             };
             /** @description Client error (problem+json) */

@@ -37,7 +37,7 @@ export class OwnedRecords<T extends OwnedEntity & ObjectLiteral> {
   }
 
   async findVisible(user: AuthUser | null, id: number, m?: EntityManager): Promise<T> {
-    if (!Number.isSafeInteger(id) || id <= 0) throw new DomainError('not_found', `${this.noun} not found`);
+    if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) throw new DomainError('not_found', `${this.noun} not found`);
     const row = await this.visible(user, 'r', m).andWhere('r.id = :__id', { __id: id }).getOne();
     if (!row) throw new DomainError('not_found', `${cap(this.noun)} ${id} not found`);
     return row;

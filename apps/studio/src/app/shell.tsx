@@ -1,0 +1,72 @@
+// The studio layout: left navigation with the product name, the current user and logout.
+import { NavLink, Outlet } from 'react-router-dom';
+import { useLogout, useMe } from '../features/auth/hooks/use-auth';
+import { Icon } from '../shared/components/icon';
+import { PRODUCT_NAME } from '../shared/use-document-title';
+
+const NAV = [
+  { to: '/studio', label: 'Overview', end: true, icon: 'overview' },
+  { to: '/studio/models', label: 'Models', icon: 'model' },
+  { to: '/studio/skills', label: 'Skills', icon: 'skill' },
+  { to: '/studio/agents', label: 'Agents', icon: 'agent' },
+  { to: '/studio/workflows', label: 'Workflows', icon: 'workflow' },
+];
+
+export function Shell() {
+  const me = useMe();
+  const logout = useLogout();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <nav className="sidenav" aria-label="Studio">
+        <NavLink to="/studio" className="brand" end>
+          <span className="brand-mark" aria-hidden="true" />
+          <span>{PRODUCT_NAME}</span>
+        </NavLink>
+        <ul className="nav-list">
+          {NAV.map((n) => (
+            <li key={n.to}>
+              <NavLink
+                to={n.to}
+                end={n.end}
+                className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}
+                data-testid={`nav-${n.label.toLowerCase()}`}
+              >
+                <Icon name={n.icon} className="nav-icon" />
+                {n.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <div className="nav-footer">
+          <NavLink to="/demo" className="nav-link nav-link-subtle">
+            <Icon name="external" className="nav-icon" />
+            Public demo
+          </NavLink>
+          <div className="nav-user">
+            <span className="avatar" aria-hidden="true">
+              {(me.data?.username ?? '?').charAt(0).toUpperCase()}
+            </span>
+            <span className="nav-username" data-testid="current-user" title={me.data?.username}>
+              {me.data?.username}
+            </span>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => logout.mutate()}
+              disabled={logout.isPending}
+              data-testid="logout"
+            >
+              Log out
+            </button>
+          </div>
+        </div>
+      </nav>
+      <main id="main" className="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+// Calls behind the workspace page: packs, projects, workflow state, history, files, runs (SPEC §5, §6).
+import type {
+  AgentWorkflowsResponse,
+  BindWorkflowInput,
+  FileContent,
+  FileRevision,
+  HistoryPage,
+  Project,
+  ProjectInput,
+  WorkflowState,
+  WorkspaceFile,
+} from '../../../shared/api-types';
+import { encodePath, http, withQuery } from '../../../shared/http';
+
+export const runKeys = {
+  packs: () => ['agent-packs'] as const,
+  projects: () => ['projects', 'list'] as const,
+  state: (slug: string) => ['workflow-state', slug] as const,
+  history: (slug: string) => ['history', slug] as const,
+  files: (slug: string) => ['files', slug] as const,
+  fileList: (slug: string) => ['files', slug, 'list'] as const,
+  file: (slug: string, path: string) => ['files', slug, 'content', path] as const,
+  revisions: (slug: string, path: string) => ['files', slug, 'revisions', path] as const,
+};
+
+const projectsBase = '/studio/api/projects';
+
+export const runApi = {
+  packs: (signal?: AbortSignal) => http.get<AgentWorkflowsResponse>('/agent/workflows', { signal }),
+  projects: (signal?: AbortSignal) => http.get<Project[]>(projectsBase, { signal }),
+  createProject: (input: ProjectInput) => http.post<Project>(projectsBase, input),
+  state: (slug: string, signal?: AbortSignal) => http.get<WorkflowState>(`/agent/workflows/${encodeURIComponent(slug)}`, { signal }),
+  bind: (slug: string, input: BindWorkflowInput) => http.put<WorkflowState>(`/agent/workflows/${encodeURIComponent(slug)}`, input),
+  history: (slug: string, before: number | string | null, signal?: AbortSignal) =>
+    http.get<HistoryPage>(withQuery(`/agent/history/${encodeURIComponent(slug)}`, { before, limit: 50 }), { signal }),
+  files: (slug: string, signal?: AbortSignal) => http.get<WorkspaceFile[]>(`${projectsBase}/${encodeURIComponent(slug)}/files`, { signal }),
+  file: (slug: string, path: string, signal?: AbortSignal) =>
+    http.get<FileContent>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`, { signal }),
+  revisions: (slug: string, path: string, signal?: AbortSignal) =>
+    http.get<FileRevision[] | { revisions: FileRevision[] }>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}/revisions`, { signal }),
+  cancelRun: (runId: string) => http.post<unknown>(`/agent/runs/${encodeURIComponent(runId)}/cancel`),
+};
+
+export interface StreamParams {
+  message: string;
+  project_slug: string;
+  pack_id?: number;
+  advance?: boolean;
+  node_key?: string;
+}
+
+export function streamUrl(p: StreamParams): string {
+  return withQuery('/agent/stream', {
+    message: p.message,
+    project_slug: p.project_slug,
+    pack_id: p.pack_id,
+    advance: p.advance ? 1 : undefined,
+    node_key: p.node_key,
+  });
+}

@@ -1,0 +1,270 @@
+// /studio/workflows/:id/run — the workspace bound to a pack: project picker, pack dropdown, stage strip
+// with Advance, gate approval, the streamed chat and the project's files (SPEC §5, §6, §8).
+import { useCallback, useEffect, useRef } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import type { AgentPack } from '../../../shared/api-types';
+import { Alert } from '../../../shared/components/alert';
+import { Badge } from '../../../shared/components/badge';
+import { EmptyState, ErrorState, Loading } from '../../../shared/components/states';
+import { useToast } from '../../../shared/components/toast';
+import { errorMessage, isApiError } from '../../../shared/http';
+import { useDocumentTitle } from '../../../shared/use-document-title';
+import { useBindWorkflow, useCreateProject, usePacks, useProjects, useWorkflowState } from '../hooks/use-run-data';
+import { useTurnStream } from '../hooks/use-turn-stream';
+import { ChatPanel } from './chat-panel';
+import { FilesPanel } from './files-panel';
+import { ProjectPicker } from './project-picker';
+import { StageStrip } from './stage-strip';
+
+export function RunPage() {
+  const { id } = useParams();
+  const packId = Number(id);
+  const [params, setParams] = useSearchParams();
+  const slug = params.get('project');
+  const navigate = useNavigate();
+  const toast = useToast();
+
+  const packs = usePacks();
+  const projects = useProjects();
+  const state = useWorkflowState(slug);
+  const bind = useBindWorkflow();
+  const createProject = useCreateProject();
+  const chat = useTurnStream(slug);
+
+  const pack = packs.data?.find((p) => p.pack_id === packId);
+  const boundPack = state.data ? packs.data?.find((p) => p.pack_id === state.data.pack_id) : undefined;
+  useDocumentTitle(pack ? `Run · ${pack.name}` : 'Run');
+
+  const selectProject = useCallback(
+    (next: string | null) => {
+      const p = new URLSearchParams(params);
+      if (next) p.set('project', next);
+      else p.delete('project');
+      setParams(p, { replace: false });
+    },
+    [params, setParams],
+  );
+
+  // Remember the last project per pack so the page reopens where the user left off (once per visit).
+  const restored = useRef(false);
+  useEffect(() => {
+    const key = `studio.run.project.${packId}`;
+    try {
+      if (slug) {
+        localStorage.setItem(key, slug);
+        restored.current = true;
+        return;
+      }
+      if (restored.current || !projects.data) return;
+      restored.current = true;
+      const last = localStorage.getItem(key);
+      if (last && projects.data.some((p) => p.slug === last)) setParams({ project: last }, { replace: true });
+    } catch {
+      // Storage unavailable (private mode): nothing to remember.
+    }
+  }, [packId, slug, projects.data, setParams]);
+
+  const bindTo = useCallback(
+    (target: AgentPack, stage: string, projectSlug: string) =>
+      bind.mutateAsync({ slug: projectSlug, input: { domain: target.domain, stage, pack_id: target.pack_id } }),
+    [bind],
+  );
+
+  const onCreateProject = async (input: { slug: string; name: string }) => {
+    if (!pack) throw new Error('No pack');
+    await createProject.mutateAsync({ slug: input.slug, name: input.name, pack_id: pack.pack_id });
+    try {
+      await bindTo(pack, pack.stages[0] ?? '', input.slug);
+    } catch (e) {
+      toast.show(`Project created, but binding failed: ${errorMessage(e)}`, 'error');
+    }
+    toast.show(`Project “${input.name}” created`);
+    selectProject(input.slug);
+  };
+
+  const onPackChange = async (nextId: number) => {
+    const target = packs.data?.find((p) => p.pack_id === nextId);
+    if (!target) return;
+    if (slug) {
+      try {
+        await bindTo(target, target.stages[0] ?? '', slug);
+        toast.show(`Bound ${slug} to “${target.name}”`);
+      } catch (e) {
+        toast.show(`Could not bind: ${errorMessage(e)}`, 'error');
+        return;
+      }
+    }
+    void navigate(`/studio/workflows/${nextId}/run${slug ? `?project=${encodeURIComponent(slug)}` : ''}`);
+  };
+
+  const onStage = async (stage: string) => {
+    if (!slug || !state.data) return;
+    try {
+      await bind.mutateAsync({ slug, input: { domain: state.data.domain, stage, pack_id: state.data.pack_id } });
+    } catch (e) {
+      toast.show(`Could not move to ${stage}: ${errorMessage(e)}`, 'error');
+    }
+  };
+
+  const advance = () => {
+    if (!state.data) return;
+    chat.send({ message: '', advance: true, pack_id: state.data.pack_id });
+  };
+
+  const send = (message: string) => {
+    if (!state.data) return;
+    chat.send({ message, pack_id: state.data.pack_id });
+  };
+
+  // ---------------------------------------------------------------- render
+  if (packs.isPending) return <div className="page"><Loading label="Loading workflows…" /></div>;
+  if (packs.isError) return <div className="page"><ErrorState error={packs.error} onRetry={() => void packs.refetch()} /></div>;
+  if (!pack) {
+    return (
+      <div className="page">
+        <ErrorState title="Workflow not found" error={new Error('This workflow does not exist or is not visible to you.')} />
+        <p>
+          <Link to="/studio/workflows">Back to workflows</Link>
+        </p>
+      </div>
+    );
+  }
+
+  const stateMissing = isApiError(state.error) && state.error.status === 404;
+  const stages = state.data?.stages?.length ? state.data.stages : (boundPack?.stages ?? pack.stages);
+  const current = state.data?.stage ?? null;
+  const atLast = current !== null && stages.indexOf(current) === stages.length - 1;
+  const mismatch = !!state.data && state.data.pack_id !== pack.pack_id;
+  const gate = state.data?.awaiting_gate ?? null;
+  const busy = chat.streaming || bind.isPending;
+
+  return (
+    <div className="page run-page" data-testid="run-page">
+      <header className="run-header">
+        <div className="run-title">
+          <h1>
+            Run <span className="muted">·</span> {pack.name}
+          </h1>
+          <Badge kind="info">{pack.domain}</Badge>
+          {pack.is_system && <Badge kind="system">System</Badge>}
+          <Link to={`/studio/workflows/${pack.pack_id}`} className="btn-link small">
+            {pack.is_system ? 'View graph' : 'Edit graph'}
+          </Link>
+        </div>
+        <div className="run-controls">
+          <ProjectPicker
+            projects={projects.data ?? []}
+            loading={projects.isPending}
+            value={slug}
+            onSelect={selectProject}
+            onCreate={onCreateProject}
+            creating={createProject.isPending || bind.isPending}
+            createError={createProject.error}
+          />
+          <label className="inline-field">
+            <span>Pack</span>
+            <select
+              value={String(state.data?.pack_id ?? pack.pack_id)}
+              onChange={(e) => void onPackChange(Number(e.target.value))}
+              disabled={busy}
+              data-testid="pack-select"
+            >
+              {(packs.data ?? []).map((p) => (
+                <option key={p.pack_id} value={p.pack_id}>
+                  {p.name} ({p.slug}){p.is_system ? ' — system' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </header>
+
+      {projects.isError && <Alert kind="error">Could not load your projects: {errorMessage(projects.error)}</Alert>}
+
+      {!slug ? (
+        <EmptyState title="Choose a project" action={null}>
+          Pick one of your projects above, or create a new one: it gets its own workspace files, chat history and stage, bound to “{pack.name}”.
+        </EmptyState>
+      ) : state.isPending ? (
+        <Loading label="Loading the project…" />
+      ) : stateMissing ? (
+        <EmptyState
+          title={`Project “${slug}” is not bound yet`}
+          action={
+            <button type="button" className="btn btn-primary" onClick={() => void bindTo(pack, pack.stages[0] ?? '', slug).catch((e) => toast.show(errorMessage(e), 'error'))} disabled={bind.isPending} data-testid="bind-project">
+              Bind to “{pack.name}”
+            </button>
+          }
+        >
+          Binding creates the project if needed and starts it at the first stage ({pack.stages[0]}).
+        </EmptyState>
+      ) : state.isError ? (
+        <ErrorState error={state.error} onRetry={() => void state.refetch()} />
+      ) : (
+        <>
+          {mismatch && (
+            <Alert
+              kind="warning"
+              testId="pack-mismatch"
+              title={`“${slug}” is bound to ${boundPack ? `“${boundPack.name}”` : `pack #${state.data.pack_id}`}`}
+              action={
+                <div className="row-actions">
+                  <button type="button" className="btn btn-small btn-primary" onClick={() => void onPackChange(pack.pack_id)} disabled={busy}>
+                    Bind to “{pack.name}”
+                  </button>
+                  {boundPack && (
+                    <Link className="btn btn-small" to={`/studio/workflows/${boundPack.pack_id}/run?project=${encodeURIComponent(slug)}`}>
+                      Open its pack
+                    </Link>
+                  )}
+                </div>
+              }
+            >
+              Messages run with the bound pack.
+            </Alert>
+          )}
+          <div className="stage-bar">
+            <StageStrip stages={stages} current={current} disabled={busy} onSelect={(s) => void onStage(s)} gateAfter={gate?.stage ?? null} />
+            <button
+              type="button"
+              className="btn"
+              onClick={advance}
+              disabled={busy || atLast}
+              data-testid="advance-stage"
+              title={atLast ? 'This is the last stage' : 'Approve this stage and move to the next one'}
+            >
+              Advance stage →
+            </button>
+          </div>
+          {gate && (
+            <Alert
+              kind="warning"
+              testId="gate-banner"
+              title={`Gate before ${gate.next_stage}`}
+              action={
+                <button type="button" className="btn btn-primary btn-small" onClick={advance} disabled={busy} data-testid="gate-approve">
+                  Approve and advance
+                </button>
+              }
+            >
+              The {gate.stage} stage is done and waits for your approval (gate <code>{gate.node_key}</code>).
+            </Alert>
+          )}
+          <div className="run-body">
+            <ChatPanel
+              projectSlug={slug}
+              turn={chat.turn}
+              streaming={chat.streaming}
+              reconnecting={chat.streamState.status === 'reconnecting'}
+              onSend={send}
+              onStop={chat.stop}
+              onDismiss={chat.dismiss}
+              disabledReason={null}
+            />
+            <FilesPanel projectSlug={slug} changed={chat.changedPaths} />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

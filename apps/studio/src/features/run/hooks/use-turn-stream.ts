@@ -1,0 +1,122 @@
+// One chat turn at a time over the event stream: folds events into the live transcript and keeps the
+// server state in the query cache fresh (workflow state, files, history) as events arrive.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { StreamEventData, WorkflowState } from '../../../shared/api-types';
+import { useEventStream, type StreamEvent } from '../../../shared/use-event-stream';
+import { runApi, runKeys, streamUrl, type StreamParams } from '../api/run-api';
+import { failTurn, newTurn, reduceTurn, stopTurn, type Turn } from '../turn-transcript';
+
+export function useTurnStream(projectSlug: string | null) {
+  const qc = useQueryClient();
+  const [turn, setTurn] = useState<Turn | null>(null);
+  const [changedPaths, setChangedPaths] = useState<ReadonlySet<string>>(() => new Set());
+  const counter = useRef(0);
+  const slugRef = useRef(projectSlug);
+  slugRef.current = projectSlug;
+
+  const patchState = useCallback(
+    (patch: Partial<WorkflowState>) => {
+      const slug = slugRef.current;
+      if (!slug) return;
+      qc.setQueryData<WorkflowState>(runKeys.state(slug), (old) => (old ? { ...old, ...patch } : old));
+    },
+    [qc],
+  );
+
+  const onEvent = useCallback(
+    (ev: StreamEvent) => {
+      setTurn((t) => (t ? reduceTurn(t, ev) : t));
+      const slug = slugRef.current;
+      if (!slug) return;
+      switch (ev.name) {
+        case 'workflow': {
+          const d = ev.data as StreamEventData['workflow'];
+          patchState({ domain: d.domain, stage: d.stage, pack_id: d.pack_id, awaiting_gate: d.awaiting_gate ?? null });
+          break;
+        }
+        case 'stage': {
+          const d = ev.data as StreamEventData['stage'];
+          patchState({ stage: d.to, ...(Array.isArray(d.stages) && d.stages.length ? { stages: d.stages } : {}), awaiting_gate: null });
+          break;
+        }
+        case 'awaiting_gate':
+          patchState({ awaiting_gate: ev.data as StreamEventData['awaiting_gate'] });
+          break;
+        case 'files_changed': {
+          const d = ev.data as StreamEventData['files_changed'];
+          const paths = (d.files ?? []).map((f) => f.path);
+          setChangedPaths((s) => new Set([...s, ...paths]));
+          void qc.invalidateQueries({ queryKey: runKeys.fileList(slug) });
+          for (const p of paths) {
+            void qc.invalidateQueries({ queryKey: runKeys.file(slug, p) });
+            void qc.invalidateQueries({ queryKey: runKeys.revisions(slug, p) });
+          }
+          break;
+        }
+        case 'close':
+          void Promise.all([
+            qc.invalidateQueries({ queryKey: runKeys.state(slug) }),
+            qc.invalidateQueries({ queryKey: runKeys.files(slug) }),
+            qc.refetchQueries({ queryKey: runKeys.history(slug) }),
+          ]).then(() => {
+            // History now holds this turn: drop the live copy, keeping only its errors (history has no errors).
+            setTurn((t) => {
+              if (!t || !t.closed) return t;
+              const errors = t.items.filter((i) => i.kind === 'error');
+              return errors.length ? { ...t, message: '', advance: false, items: errors } : null;
+            });
+          });
+          break;
+      }
+    },
+    [patchState, qc],
+  );
+
+  const stream = useEventStream({ onEvent });
+  const { start: startStream, stop: stopStream } = stream;
+  const runIdRef = useRef<string | null>(null);
+  runIdRef.current = stream.state.runId;
+
+  // The connection failed for good (after retries): show it in the turn.
+  useEffect(() => {
+    if (stream.state.status === 'failed') {
+      const message = stream.state.error ?? 'The connection to the run was lost.';
+      setTurn((t) => (t ? failTurn(t, message) : t));
+    }
+  }, [stream.state.status, stream.state.error]);
+
+  const send = useCallback(
+    (params: Omit<StreamParams, 'project_slug'>) => {
+      const slug = slugRef.current;
+      if (!slug) return;
+      counter.current += 1;
+      setTurn(newTurn(`turn-${counter.current}`, params.message, !!params.advance));
+      startStream(streamUrl({ ...params, project_slug: slug }));
+    },
+    [startStream],
+  );
+
+  const stop = useCallback(() => {
+    const runId = runIdRef.current;
+    stopStream();
+    setTurn((t) => (t ? stopTurn(t) : t));
+    if (runId) void runApi.cancelRun(runId).catch(() => undefined);
+    const slug = slugRef.current;
+    if (slug) void qc.invalidateQueries({ queryKey: runKeys.history(slug) });
+  }, [qc, stopStream]);
+
+  const dismiss = useCallback(() => setTurn(null), []);
+
+  // Switching project abandons the live view (the run itself goes on server-side).
+  const shownSlug = useRef(projectSlug);
+  useEffect(() => {
+    if (shownSlug.current === projectSlug) return;
+    shownSlug.current = projectSlug;
+    stopStream();
+    setTurn(null);
+    setChangedPaths(new Set());
+  }, [projectSlug, stopStream]);
+
+  return { turn, send, stop, dismiss, streaming: stream.active, streamState: stream.state, changedPaths };
+}

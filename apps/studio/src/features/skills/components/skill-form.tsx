@@ -1,0 +1,77 @@
+import { useState, type FormEvent } from 'react';
+import type { Skill, SkillInput, ToolName } from '../../../shared/api-types';
+import { Alert } from '../../../shared/components/alert';
+import { CheckboxGroup, Field, errorFor, otherErrors } from '../../../shared/components/field';
+import { FormActions, type ResourceFormProps } from '../../../shared/components/resource-page';
+import { TOOL_DESCRIPTIONS, TOOL_NAMES } from '../../../shared/tools';
+import { useFormErrors } from '../../../shared/use-form-errors';
+import { useSaveSkill } from '../hooks/use-skills';
+
+const FIELDS = ['name', 'description', 'prompt_md', 'tool_allowlist', 'artifact_hint'];
+
+export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>) {
+  const [name, setName] = useState(record?.name ?? '');
+  const [description, setDescription] = useState(record?.description ?? '');
+  const [prompt, setPrompt] = useState(record?.prompt_md ?? '');
+  const [tools, setTools] = useState<ToolName[]>(record?.tool_allowlist ?? []);
+  const [artifactHint, setArtifactHint] = useState(record?.artifact_hint ?? '');
+  const save = useSaveSkill();
+  const { fieldErrors, general, capture, clear, setFieldErrors } = useFormErrors();
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (readOnly) return;
+    clear();
+    if (!name.trim()) return setFieldErrors({ name: 'Required.' });
+    const input: SkillInput = {
+      name: name.trim(),
+      description: description.trim(),
+      prompt_md: prompt,
+      tool_allowlist: TOOL_NAMES.filter((t) => tools.includes(t)),
+      artifact_hint: artifactHint.trim(),
+    };
+    save.mutate({ id: record?.id ?? null, input }, { onSuccess: (s) => onDone(s), onError: capture });
+  };
+
+  const extra = otherErrors(fieldErrors, FIELDS);
+  return (
+    <form className="form" onSubmit={submit} noValidate data-testid="skill-form">
+      {general && (
+        <Alert kind="error" testId="form-error">
+          {general}
+          {extra.length > 0 && (
+            <ul>
+              {extra.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          )}
+        </Alert>
+      )}
+      <fieldset disabled={readOnly} className="fieldset-plain">
+        <Field label="Name" error={errorFor(fieldErrors, 'name')} required>
+          <input name="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus />
+        </Field>
+        <Field label="Description" error={errorFor(fieldErrors, 'description')}>
+          <input name="description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        </Field>
+        <Field label="Prompt (Markdown)" error={errorFor(fieldErrors, 'prompt_md')} hint="Appended to the agent's system prompt.">
+          <textarea name="prompt_md" rows={10} className="mono" value={prompt} onChange={(e) => setPrompt(e.target.value)} />
+        </Field>
+        <CheckboxGroup<ToolName>
+          legend="Allowed tools"
+          name="tool_allowlist"
+          options={TOOL_NAMES.map((t) => ({ value: t, label: <code>{t}</code>, hint: TOOL_DESCRIPTIONS[t] }))}
+          value={tools}
+          onChange={setTools}
+          error={errorFor(fieldErrors, 'tool_allowlist')}
+          disabled={readOnly}
+        />
+        <Field label="Artifact hint" error={errorFor(fieldErrors, 'artifact_hint')} hint="The file this skill usually produces, e.g. docs/prd.md">
+          <input name="artifact_hint" value={artifactHint} onChange={(e) => setArtifactHint(e.target.value)} />
+        </Field>
+      </fieldset>
+      <FormActions readOnly={readOnly} pending={save.isPending} onCancel={() => onDone()} />
+    </form>
+  );
+}

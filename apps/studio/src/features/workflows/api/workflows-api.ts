@@ -1,0 +1,39 @@
+// Workflow (pack) calls: CRUD, graph, clone, export, import (SPEC §4).
+import type {
+  CloneWorkflowInput,
+  ExportDocument,
+  ImportResult,
+  SaveGraphInput,
+  Workflow,
+  WorkflowDetail,
+  WorkflowGraph,
+  WorkflowInput,
+} from '../../../shared/api-types';
+import { http } from '../../../shared/http';
+
+const base = '/studio/api/workflows';
+
+export const workflowKeys = {
+  all: ['workflows'] as const,
+  list: () => [...workflowKeys.all, 'list'] as const,
+  detail: (id: number) => [...workflowKeys.all, 'detail', id] as const,
+  graph: (id: number) => [...workflowKeys.all, 'graph', id] as const,
+};
+
+export const workflowsApi = {
+  list: (signal?: AbortSignal) => http.get<Workflow[]>(base, { signal }),
+  get: (id: number, signal?: AbortSignal) => http.get<WorkflowDetail>(`${base}/${id}`, { signal }),
+  create: (input: WorkflowInput) => http.post<Workflow>(base, input),
+  update: (id: number, input: WorkflowInput) => http.put<Workflow>(`${base}/${id}`, input),
+  remove: (id: number) => http.del(`${base}/${id}`),
+  graph: (id: number, signal?: AbortSignal) => http.get<WorkflowGraph>(`${base}/${id}/graph`, { signal }),
+  saveGraph: (id: number, body: SaveGraphInput) => http.put<WorkflowGraph>(`${base}/${id}/graph`, body),
+  clone: (id: number, input: CloneWorkflowInput = {}) => http.post<Workflow>(`${base}/${id}/clone`, input),
+  export: (id: number) => http.post<ExportDocument>(`${base}/${id}/export`),
+  import: (doc: unknown) => http.post<ImportResult>(`${base}/import`, doc),
+};
+
+export const DOMAIN_STAGES: Record<string, string[]> = {
+  pdlc: ['discover', 'design', 'develop', 'test', 'deploy', 'iterate'],
+  sdlc: ['plan', 'design', 'implement', 'review', 'test', 'release'],
+};

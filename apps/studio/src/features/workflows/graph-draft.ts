@@ -1,0 +1,610 @@
+// The workflow editor's draft and every edit to it, as pure functions (no React, no DOM): load a saved
+// graph, add a node with a unique key, connect, delete with incident edges, edit properties, move,
+// undo/redo history, map validation problems onto nodes/edges, and convert to/from React Flow.
+// Nodes carry a client-only `uid` so renaming a node_key never breaks edges or selection; edges refer
+// to uids and are turned back into node_keys only for the saved payload.
+import type { Edge, Node } from '@xyflow/react';
+import type { GraphEdge, GraphNode, GraphWarning, FieldError, NodeType } from '../../shared/api-types';
+
+/** The virtual origin's node_key (SPEC §4) and its React Flow id. */
+export const START_KEY = 'start';
+export const START_ID = 'start';
+
+export const NODE_KEY_RE = /^[A-Za-z0-9_-]{1,64}$/;
+export const NODE_TYPE_LIST: readonly NodeType[] = ['agent', 'gate', 'branch'];
+
+export interface DraftNode extends GraphNode {
+  uid: string;
+}
+
+export interface DraftEdge {
+  id: string;
+  /** A node uid, or START_ID. */
+  source: string;
+  target: string;
+  condition: string | null;
+}
+
+export interface GraphDraft {
+  nodes: DraftNode[];
+  edges: DraftEdge[];
+  start: { x: number; y: number };
+  /** Counter for new uids / edge ids. */
+  seq: number;
+}
+
+export interface XY {
+  x: number;
+  y: number;
+}
+
+// ---------------------------------------------------------------- load / save
+
+function startPositionFor(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): XY {
+  if (nodes.length === 0) return { x: 0, y: 0 };
+  const firstTargets = new Set(edges.filter((e) => e.from_node === START_KEY).map((e) => e.to_node));
+  const targets = nodes.filter((n) => firstTargets.has(n.node_key));
+  const minX = Math.min(...nodes.map((n) => n.position_x));
+  const ys = (targets.length ? targets : nodes).map((n) => n.position_y);
+  const y = targets.length ? ys.reduce((a, b) => a + b, 0) / ys.length : Math.min(...ys);
+  return { x: minX - 240, y };
+}
+
+export function emptyDraft(): GraphDraft {
+  return { nodes: [], edges: [], start: { x: 0, y: 0 }, seq: 0 };
+}
+
+/** A saved graph → a draft. Edges whose ends are unknown are dropped (the API never returns them). */
+export function draftFromGraph(graph: { nodes: readonly GraphNode[]; edges: readonly GraphEdge[] }): GraphDraft {
+  let seq = 0;
+  const uidByKey = new Map<string, string>();
+  const nodes: DraftNode[] = graph.nodes.map((n) => {
+    const uid = `n${++seq}`;
+    if (!uidByKey.has(n.node_key)) uidByKey.set(n.node_key, uid);
+    return {
+      uid,
+      node_key: n.node_key,
+      type: n.type,
+      agent_id: n.agent_id ?? null,
+      stage_label: n.stage_label ?? null,
+      config: n.config && typeof n.config === 'object' ? { ...n.config } : {},
+      position_x: Number.isFinite(n.position_x) ? n.position_x : 0,
+      position_y: Number.isFinite(n.position_y) ? n.position_y : 0,
+    };
+  });
+  const edges: DraftEdge[] = [];
+  for (const e of graph.edges) {
+    const source = e.from_node === START_KEY ? START_ID : uidByKey.get(e.from_node);
+    const target = uidByKey.get(e.to_node);
+    if (!source || !target) continue;
+    edges.push({ id: `e${++seq}`, source, target, condition: e.condition ?? null });
+  }
+  return { nodes, edges, start: startPositionFor(graph.nodes, graph.edges), seq };
+}
+
+/** A draft → the `{nodes, edges}` the API stores (order preserved, so `nodes[i]` in errors is `draft.nodes[i]`). */
+export function draftToGraph(draft: GraphDraft): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const keyByUid = new Map(draft.nodes.map((n) => [n.uid, n.node_key]));
+  const nodes = draft.nodes.map(({ uid: _uid, ...n }) => ({
+    ...n,
+    position_x: Math.round(n.position_x * 100) / 100,
+    position_y: Math.round(n.position_y * 100) / 100,
+  }));
+  const edges = draft.edges.map((e) => ({
+    from_node: e.source === START_ID ? START_KEY : (keyByUid.get(e.source) ?? e.source),
+    to_node: keyByUid.get(e.target) ?? e.target,
+    condition: e.condition === null || e.condition.trim() === '' ? null : e.condition,
+  }));
+  return { nodes, edges };
+}
+
+// ---------------------------------------------------------------- edits
+
+/** `agent` → `agent_1`, `agent_2`, … avoiding every existing key (and `start`). */
+export function uniqueNodeKey(base: string, nodes: readonly { node_key: string }[]): string {
+  const clean = base.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 56) || 'node';
+  const taken = new Set(nodes.map((n) => n.node_key));
+  taken.add(START_KEY);
+  for (let i = 1; ; i++) {
+    const key = `${clean}_${i}`;
+    if (!taken.has(key)) return key;
+  }
+}
+
+export interface NewNode {
+  type: NodeType;
+  position: XY;
+  stage_label?: string | null;
+  agent_id?: number | null;
+  node_key?: string;
+  config?: Record<string, unknown>;
+}
+
+/** The next unused id with `prefix` (ids from draftFromFlow may be arbitrary strings). */
+function nextId(draft: GraphDraft, prefix: 'n' | 'e'): { id: string; seq: number } {
+  const taken = prefix === 'n' ? new Set(draft.nodes.map((n) => n.uid)) : new Set(draft.edges.map((e) => e.id));
+  let seq = draft.seq + 1;
+  while (taken.has(`${prefix}${seq}`) || `${prefix}${seq}` === START_ID) seq++;
+  return { id: `${prefix}${seq}`, seq };
+}
+
+export function addNode(draft: GraphDraft, spec: NewNode): { draft: GraphDraft; uid: string } {
+  const { id: uid, seq } = nextId(draft, 'n');
+  const node: DraftNode = {
+    uid,
+    node_key:
+      spec.node_key && NODE_KEY_RE.test(spec.node_key) && !draft.nodes.some((n) => n.node_key === spec.node_key)
+        ? spec.node_key
+        : uniqueNodeKey(spec.node_key ?? spec.type, draft.nodes),
+    type: spec.type,
+    agent_id: spec.type === 'agent' ? (spec.agent_id ?? null) : null,
+    stage_label: spec.stage_label ?? null,
+    config: spec.config ? { ...spec.config } : {},
+    position_x: spec.position.x,
+    position_y: spec.position.y,
+  };
+  return { draft: { ...draft, nodes: [...draft.nodes, node], seq }, uid };
+}
+
+export type ConnectResult = { draft: GraphDraft; edgeId: string; error: null } | { draft: GraphDraft; edgeId: null; error: string };
+
+export function canConnect(draft: GraphDraft, source: string | null | undefined, target: string | null | undefined): string | null {
+  if (!source || !target) return 'Pick two nodes.';
+  if (target === START_ID) return 'Nothing can lead into start.';
+  if (source === target) return 'A node cannot connect to itself.';
+  const has = (id: string) => id === START_ID || draft.nodes.some((n) => n.uid === id);
+  if (!has(source) || !has(target)) return 'Unknown node.';
+  if (draft.edges.some((e) => e.source === source && e.target === target)) return 'These nodes are already connected.';
+  return null;
+}
+
+export function connect(draft: GraphDraft, source: string, target: string, condition: string | null = null): ConnectResult {
+  const error = canConnect(draft, source, target);
+  if (error) return { draft, edgeId: null, error };
+  const { id, seq } = nextId(draft, 'e');
+  const edge: DraftEdge = { id, source, target, condition };
+  return { draft: { ...draft, edges: [...draft.edges, edge], seq }, edgeId: edge.id, error: null };
+}
+
+/** Removes the given nodes (never start) with every edge touching them, and the given edges. */
+export function deleteElements(draft: GraphDraft, sel: { nodeIds?: readonly string[]; edgeIds?: readonly string[] }): GraphDraft {
+  const nodeIds = new Set((sel.nodeIds ?? []).filter((id) => id !== START_ID));
+  const edgeIds = new Set(sel.edgeIds ?? []);
+  if (nodeIds.size === 0 && edgeIds.size === 0) return draft;
+  const nodes = nodeIds.size ? draft.nodes.filter((n) => !nodeIds.has(n.uid)) : draft.nodes;
+  const edges = draft.edges.filter((e) => !edgeIds.has(e.id) && !nodeIds.has(e.source) && !nodeIds.has(e.target));
+  if (nodes.length === draft.nodes.length && edges.length === draft.edges.length) return draft;
+  return { ...draft, nodes, edges };
+}
+
+export type NodePatch = Partial<Omit<GraphNode, 'position_x' | 'position_y'>>;
+
+export function updateNode(draft: GraphDraft, uid: string, patch: NodePatch): GraphDraft {
+  let changed = false;
+  const nodes = draft.nodes.map((n) => {
+    if (n.uid !== uid) return n;
+    const next: DraftNode = { ...n, ...patch };
+    if (next.type !== 'agent') next.agent_id = null;
+    changed = true;
+    return next;
+  });
+  return changed ? { ...draft, nodes } : draft;
+}
+
+/** Sets or clears `config.artifact` (an empty string removes the key). */
+export function setArtifact(draft: GraphDraft, uid: string, artifact: string): GraphDraft {
+  const node = draft.nodes.find((n) => n.uid === uid);
+  if (!node) return draft;
+  const config = { ...node.config };
+  if (artifact === '') delete config.artifact;
+  else config.artifact = artifact;
+  return updateNode(draft, uid, { config });
+}
+
+export function updateEdge(draft: GraphDraft, id: string, patch: { condition: string | null }): GraphDraft {
+  let changed = false;
+  const edges = draft.edges.map((e) => {
+    if (e.id !== id) return e;
+    changed = true;
+    return { ...e, ...patch };
+  });
+  return changed ? { ...draft, edges } : draft;
+}
+
+/** Moves an edge one place earlier/later among the edges leaving the same node (order matters for branches). */
+export function moveEdge(draft: GraphDraft, id: string, delta: -1 | 1): GraphDraft {
+  const i = draft.edges.findIndex((e) => e.id === id);
+  if (i < 0) return draft;
+  const source = draft.edges[i]!.source;
+  let j = i + delta;
+  while (j >= 0 && j < draft.edges.length && draft.edges[j]!.source !== source) j += delta;
+  if (j < 0 || j >= draft.edges.length) return draft;
+  const edges = [...draft.edges];
+  [edges[i], edges[j]] = [edges[j]!, edges[i]!];
+  return { ...draft, edges };
+}
+
+/** Applies positions (by uid, or START_ID for the virtual start). Unchanged nodes keep their identity. */
+export function moveNodes(draft: GraphDraft, positions: ReadonlyMap<string, XY>): GraphDraft {
+  if (positions.size === 0) return draft;
+  let changed = false;
+  const nodes = draft.nodes.map((n) => {
+    const p = positions.get(n.uid);
+    if (!p || (p.x === n.position_x && p.y === n.position_y)) return n;
+    changed = true;
+    return { ...n, position_x: p.x, position_y: p.y };
+  });
+  const sp = positions.get(START_ID);
+  const start = sp && (sp.x !== draft.start.x || sp.y !== draft.start.y) ? { x: sp.x, y: sp.y } : draft.start;
+  if (!changed && start === draft.start) return draft;
+  return { ...draft, nodes: changed ? nodes : draft.nodes, start };
+}
+
+/** Takes the positions of an auto-laid-out copy of the graph (matched by index, then node_key). */
+export function applyLayout(draft: GraphDraft, laidOut: { nodes: readonly GraphNode[] }): GraphDraft {
+  const positions = new Map<string, XY>();
+  draft.nodes.forEach((n, i) => {
+    const byIndex = laidOut.nodes[i];
+    const src = byIndex && byIndex.node_key === n.node_key ? byIndex : laidOut.nodes.find((m) => m.node_key === n.node_key);
+    if (src) positions.set(n.uid, { x: src.position_x, y: src.position_y });
+  });
+  const moved = moveNodes(draft, positions);
+  const laid = laidOut.nodes;
+  const minX = laid.length ? Math.min(...laid.map((n) => n.position_x)) : 0;
+  const firstTargets = new Set(draft.edges.filter((e) => e.source === START_ID).map((e) => e.target));
+  const ys = moved.nodes.filter((n) => firstTargets.has(n.uid)).map((n) => n.position_y);
+  const y = ys.length ? ys.reduce((a, b) => a + b, 0) / ys.length : 0;
+  return { ...moved, start: { x: minX - 240, y } };
+}
+
+// ---------------------------------------------------------------- history
+
+export interface DraftHistory {
+  draft: GraphDraft;
+  past: GraphDraft[];
+  future: GraphDraft[];
+  /** The last saved draft; `draft !== saved` means there are unsaved changes. */
+  saved: GraphDraft;
+  /** Consecutive commits with the same key (typing in one field, one drag) make one undo step. */
+  lastKey: string | null;
+}
+
+export const HISTORY_LIMIT = 100;
+
+export function historyFrom(draft: GraphDraft): DraftHistory {
+  return { draft, past: [], future: [], saved: draft, lastKey: null };
+}
+
+export function commit(h: DraftHistory, next: GraphDraft, coalesceKey: string | null = null): DraftHistory {
+  if (next === h.draft) return h;
+  if (coalesceKey !== null && coalesceKey === h.lastKey) {
+    return { ...h, draft: next, future: [] };
+  }
+  const past = [...h.past, h.draft];
+  if (past.length > HISTORY_LIMIT) past.splice(0, past.length - HISTORY_LIMIT);
+  return { ...h, draft: next, past, future: [], lastKey: coalesceKey };
+}
+
+export function undo(h: DraftHistory): DraftHistory {
+  if (h.past.length === 0) return h;
+  const prev = h.past[h.past.length - 1]!;
+  return { ...h, draft: prev, past: h.past.slice(0, -1), future: [h.draft, ...h.future], lastKey: null };
+}
+
+export function redo(h: DraftHistory): DraftHistory {
+  if (h.future.length === 0) return h;
+  const [next, ...rest] = h.future;
+  return { ...h, draft: next!, past: [...h.past, h.draft], future: rest, lastKey: null };
+}
+
+export function markSaved(h: DraftHistory, saved: GraphDraft = h.draft): DraftHistory {
+  return { ...h, saved, draft: saved, lastKey: null };
+}
+
+export function isDirty(h: DraftHistory): boolean {
+  return h.draft !== h.saved;
+}
+
+// ---------------------------------------------------------------- problems on the canvas
+
+export interface ElementProblems {
+  errors: string[];
+  warnings: string[];
+}
+
+export interface ProblemMap {
+  nodes: Map<string, ElementProblems>;
+  edges: Map<string, ElementProblems>;
+  /** Problems that belong to no single node or edge (e.g. `stages`, `graph`). */
+  general: { kind: 'error' | 'warning'; field: string; message: string }[];
+  errorCount: number;
+  warningCount: number;
+}
+
+const ELEMENT_FIELD = /^(nodes|edges)\[(\d+)\](?:\.(.+))?$/;
+
+function bucket(map: Map<string, ElementProblems>, id: string): ElementProblems {
+  let b = map.get(id);
+  if (!b) map.set(id, (b = { errors: [], warnings: [] }));
+  return b;
+}
+
+function label(field: string | undefined, message: string): string {
+  return field ? `${field}: ${message}` : message;
+}
+
+/**
+ * Puts `{field, message}` problems (client validateGraph or the API's 400) on the draft element they
+ * name: `nodes[3].agent_id` → the 4th node, `edges[0].condition` → the 1st edge; a warning's
+ * `node_key` wins over its field. Indexes refer to `draft` (the draft that was validated or sent).
+ */
+export function mapProblems(draft: GraphDraft, errors: readonly FieldError[], warnings: readonly GraphWarning[] = []): ProblemMap {
+  const out: ProblemMap = { nodes: new Map(), edges: new Map(), general: [], errorCount: errors.length, warningCount: warnings.length };
+  const place = (kind: 'error' | 'warning', field: string, message: string, nodeKey?: string) => {
+    if (nodeKey !== undefined) {
+      const n = draft.nodes.find((x) => x.node_key === nodeKey);
+      if (n) {
+        const b = bucket(out.nodes, n.uid);
+        (kind === 'error' ? b.errors : b.warnings).push(message);
+        return;
+      }
+    }
+    const m = ELEMENT_FIELD.exec(field);
+    if (m) {
+      const index = Number(m[2]);
+      const rest = m[3];
+      if (m[1] === 'nodes' && draft.nodes[index]) {
+        const b = bucket(out.nodes, draft.nodes[index].uid);
+        (kind === 'error' ? b.errors : b.warnings).push(label(rest, message));
+        return;
+      }
+      if (m[1] === 'edges' && draft.edges[index]) {
+        const b = bucket(out.edges, draft.edges[index].id);
+        (kind === 'error' ? b.errors : b.warnings).push(label(rest, message));
+        return;
+      }
+    }
+    out.general.push({ kind, field, message });
+  };
+  for (const e of errors) place('error', e.field, e.message);
+  for (const w of warnings) place('warning', w.field, w.message, w.node_key);
+  return out;
+}
+
+/** Union of two problem maps (client validation + the API's answer), without repeated messages. */
+export function mergeProblemMaps(a: ProblemMap | null, b: ProblemMap | null): ProblemMap | null {
+  if (!a) return b;
+  if (!b) return a;
+  const mergeInto = (target: Map<string, ElementProblems>, src: Map<string, ElementProblems>) => {
+    for (const [id, p] of src) {
+      const t = target.get(id);
+      if (!t) {
+        target.set(id, { errors: [...p.errors], warnings: [...p.warnings] });
+        continue;
+      }
+      for (const m of p.errors) if (!t.errors.includes(m)) t.errors.push(m);
+      for (const m of p.warnings) if (!t.warnings.includes(m)) t.warnings.push(m);
+    }
+  };
+  const copy = (m: Map<string, ElementProblems>) => new Map([...m].map(([k, v]) => [k, { errors: [...v.errors], warnings: [...v.warnings] }]));
+  const nodes = copy(a.nodes);
+  const edges = copy(a.edges);
+  mergeInto(nodes, b.nodes);
+  mergeInto(edges, b.edges);
+  const general = [...a.general];
+  for (const g of b.general) if (!general.some((x) => x.kind === g.kind && x.message === g.message)) general.push(g);
+  const count = (kind: 'errors' | 'warnings') =>
+    [...nodes.values(), ...edges.values()].reduce((n, p) => n + p[kind].length, 0) +
+    general.filter((g) => g.kind === (kind === 'errors' ? 'error' : 'warning')).length;
+  return { nodes, edges, general, errorCount: count('errors'), warningCount: count('warnings') };
+}
+
+/** The problems of one node (`kind: 'nodes'`, by uid) or edge (by id). */
+export function problemsFor(map: ProblemMap | null, kind: 'nodes' | 'edges', id: string): ElementProblems | undefined {
+  return map?.[kind].get(id);
+}
+
+// ---------------------------------------------------------------- stage colours
+
+const STAGE_PALETTE = ['#6366f1', '#0ea5e9', '#10b981', '#f59e0b', '#ef4444', '#8b5cf6', '#14b8a6', '#ec4899', '#84cc16', '#f97316'];
+export const NO_STAGE_COLOR = '#94a3b8';
+
+export function stageColor(stage: string | null | undefined, stages: readonly string[]): string {
+  if (!stage) return NO_STAGE_COLOR;
+  const i = stages.indexOf(stage);
+  if (i < 0) return NO_STAGE_COLOR;
+  return STAGE_PALETTE[i % STAGE_PALETTE.length]!;
+}
+
+// ---------------------------------------------------------------- React Flow
+
+export interface StepNodeData extends Record<string, unknown> {
+  node: DraftNode;
+  color: string;
+  agentName: string | null;
+  errors: readonly string[];
+  warnings: readonly string[];
+  readOnly: boolean;
+}
+
+export interface StartNodeData extends Record<string, unknown> {
+  label: string;
+}
+
+export type StepFlowNode = Node<StepNodeData, 'step'>;
+export type StartFlowNode = Node<StartNodeData, 'start'>;
+export type FlowNode = StepFlowNode | StartFlowNode;
+
+export interface FlowEdgeData extends Record<string, unknown> {
+  condition: string | null;
+  errors: readonly string[];
+}
+export type FlowEdge = Edge<FlowEdgeData>;
+
+export interface FlowView {
+  stages: readonly string[];
+  agentName: (id: number | null) => string | null;
+  selected: ReadonlySet<string>;
+  problems: ProblemMap | null;
+  readOnly: boolean;
+  /**
+   * Sizes React Flow measured (its `dimensions` changes). A controlled flow must hand them back on
+   * every node object, or React Flow re-measures (hides) the node.
+   */
+  measured?: ReadonlyMap<string, { width: number; height: number }>;
+}
+
+const NO_PROBLEMS: readonly string[] = [];
+
+/**
+ * Memo cache for toFlowNodes/toFlowEdges: an unchanged draft element with unchanged decorations maps
+ * to the same React Flow object, so with 500 nodes a drag re-renders one node, not 500.
+ */
+export interface FlowCache {
+  nodes: Map<string, { src: DraftNode; sig: string; out: StepFlowNode }>;
+  edges: Map<string, { src: DraftEdge; sig: string; out: FlowEdge }>;
+  start: { x: number; y: number; sig: string; out: StartFlowNode } | null;
+  /** The last arrays returned: handed back as-is when no element changed (React Flow skips work). */
+  lastNodes: FlowNode[] | null;
+  lastEdges: FlowEdge[] | null;
+}
+
+function sameElements<T>(prev: readonly T[] | null, next: readonly T[]): boolean {
+  if (!prev || prev.length !== next.length) return false;
+  for (let i = 0; i < next.length; i++) if (prev[i] !== next[i]) return false;
+  return true;
+}
+
+export function createFlowCache(): FlowCache {
+  return { nodes: new Map(), edges: new Map(), start: null, lastNodes: null, lastEdges: null };
+}
+
+export function toFlowNodes(draft: GraphDraft, view: FlowView, cache: FlowCache = createFlowCache()): FlowNode[] {
+  const out: FlowNode[] = [];
+  const startSel = view.selected.has(START_ID);
+  const startSize = view.measured?.get(START_ID);
+  const startSig = `${startSel ? 1 : 0}|${view.readOnly ? 1 : 0}|${startSize ? `${startSize.width}x${startSize.height}` : ''}`;
+  const sc = cache.start;
+  if (sc && sc.x === draft.start.x && sc.y === draft.start.y && sc.sig === startSig) {
+    out.push(sc.out);
+  } else {
+    const node: StartFlowNode = {
+      id: START_ID,
+      type: 'start',
+      position: { x: draft.start.x, y: draft.start.y },
+      data: { label: 'Start' },
+      deletable: false,
+      draggable: !view.readOnly,
+      connectable: !view.readOnly,
+      selected: startSel,
+      ariaLabel: 'Start (virtual origin)',
+      ...(startSize ? { measured: { ...startSize } } : {}),
+    };
+    cache.start = { x: draft.start.x, y: draft.start.y, sig: startSig, out: node };
+    out.push(node);
+  }
+  const seen = new Set<string>();
+  for (const n of draft.nodes) {
+    seen.add(n.uid);
+    const p = view.problems?.nodes.get(n.uid);
+    const color = stageColor(n.stage_label, view.stages);
+    const agentName = n.type === 'agent' ? view.agentName(n.agent_id) : null;
+    const selected = view.selected.has(n.uid);
+    const size = view.measured?.get(n.uid);
+    const sig = `${color}|${agentName}|${selected ? 1 : 0}|${view.readOnly ? 1 : 0}|${size ? `${size.width}x${size.height}` : ''}|${p ? p.errors.join('\u0001') + '\u0002' + p.warnings.join('\u0001') : ''}`;
+    const hit = cache.nodes.get(n.uid);
+    if (hit && hit.src === n && hit.sig === sig) {
+      out.push(hit.out);
+      continue;
+    }
+    const node: StepFlowNode = {
+      id: n.uid,
+      type: 'step',
+      position: { x: n.position_x, y: n.position_y },
+      data: {
+        node: n,
+        color,
+        agentName,
+        errors: p?.errors ?? NO_PROBLEMS,
+        warnings: p?.warnings ?? NO_PROBLEMS,
+        readOnly: view.readOnly,
+      },
+      selected,
+      deletable: !view.readOnly,
+      draggable: !view.readOnly,
+      connectable: !view.readOnly,
+      ariaLabel: `${n.type} node ${n.node_key}`,
+      ...(size ? { measured: { ...size } } : {}),
+    };
+    cache.nodes.set(n.uid, { src: n, sig, out: node });
+    out.push(node);
+  }
+  for (const id of cache.nodes.keys()) if (!seen.has(id)) cache.nodes.delete(id);
+  if (sameElements(cache.lastNodes, out)) return cache.lastNodes!;
+  cache.lastNodes = out;
+  return out;
+}
+
+export function toFlowEdges(draft: GraphDraft, view: FlowView, cache: FlowCache = createFlowCache()): FlowEdge[] {
+  const typeByUid = new Map(draft.nodes.map((n) => [n.uid, n.type]));
+  const out: FlowEdge[] = [];
+  const seen = new Set<string>();
+  for (const e of draft.edges) {
+    seen.add(e.id);
+    const p = view.problems?.edges.get(e.id);
+    const selected = view.selected.has(e.id);
+    const fromBranch = typeByUid.get(e.source) === 'branch';
+    const labelText = e.condition?.trim() ? e.condition : fromBranch ? 'default' : undefined;
+    const sig = `${selected ? 1 : 0}|${view.readOnly ? 1 : 0}|${fromBranch ? 1 : 0}|${p ? p.errors.join('\u0001') : ''}`;
+    const hit = cache.edges.get(e.id);
+    if (hit && hit.src === e && hit.sig === sig) {
+      out.push(hit.out);
+      continue;
+    }
+    const hasError = !!p && p.errors.length > 0;
+    const edge: FlowEdge = {
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      label: labelText && labelText.length > 40 ? `${labelText.slice(0, 39)}…` : labelText,
+      selected,
+      deletable: !view.readOnly,
+      className: `${hasError ? 'edge-error' : ''}${e.condition ? ' edge-conditional' : ''}`.trim() || undefined,
+      data: { condition: e.condition, errors: p?.errors ?? NO_PROBLEMS },
+      ariaLabel: `Edge from ${e.source} to ${e.target}`,
+    };
+    cache.edges.set(e.id, { src: e, sig, out: edge });
+    out.push(edge);
+  }
+  for (const id of cache.edges.keys()) if (!seen.has(id)) cache.edges.delete(id);
+  if (sameElements(cache.lastEdges, out)) return cache.lastEdges!;
+  cache.lastEdges = out;
+  return out;
+}
+
+/** Flow positions after a drag → a position map for moveNodes. */
+export function positionsFromFlow(changes: readonly { id: string; position?: XY | undefined }[]): Map<string, XY> {
+  const m = new Map<string, XY>();
+  for (const c of changes) if (c.position && Number.isFinite(c.position.x) && Number.isFinite(c.position.y)) m.set(c.id, { x: c.position.x, y: c.position.y });
+  return m;
+}
+
+/** Flow nodes/edges → a draft (for a graph built directly in React Flow terms). */
+export function draftFromFlow(nodes: readonly FlowNode[], edges: readonly Pick<FlowEdge, 'id' | 'source' | 'target' | 'data'>[]): GraphDraft {
+  const steps = nodes.filter((n): n is StepFlowNode => n.type === 'step');
+  const start = nodes.find((n) => n.type === 'start');
+  const draftNodes: DraftNode[] = steps.map((n) => {
+    const { uid: _uid, ...fields } = n.data.node;
+    return { ...fields, uid: n.id, position_x: n.position.x, position_y: n.position.y };
+  });
+  const ids = new Set([START_ID, ...draftNodes.map((n) => n.uid)]);
+  const draftEdges: DraftEdge[] = edges
+    .filter((e) => ids.has(e.source) && ids.has(e.target))
+    .map((e) => ({ id: e.id, source: e.source, target: e.target, condition: e.data?.condition ?? null }));
+  return {
+    nodes: draftNodes,
+    edges: draftEdges,
+    start: start ? { x: start.position.x, y: start.position.y } : { x: 0, y: 0 },
+    seq: draftNodes.length + draftEdges.length,
+  };
+}
