@@ -2,6 +2,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Model } from './model.entity';
+import { ModelsController } from './models.controller';
+import { ModelsService } from './models.service';
 
-@Module({ imports: [TypeOrmModule.forFeature([Model])], exports: [TypeOrmModule] })
+@Module({ imports: [TypeOrmModule.forFeature([Model])], controllers: [ModelsController], providers: [ModelsService], exports: [ModelsService, TypeOrmModule] })
 export class ModelsModule {}

@@ -2,6 +2,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Skill } from './skill.entity';
+import { SkillsController } from './skills.controller';
+import { SkillsService } from './skills.service';
 
-@Module({ imports: [TypeOrmModule.forFeature([Skill])], exports: [TypeOrmModule] })
+@Module({ imports: [TypeOrmModule.forFeature([Skill])], controllers: [SkillsController], providers: [SkillsService], exports: [SkillsService, TypeOrmModule] })
 export class SkillsModule {}
