@@ -1,9 +1,19 @@
 /** Projects: workflow state per project, the workspace files with revisions, /agent/workflows. */
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { WorkflowsModule } from '../workflows/workflows.module';
+import { AgentWorkflowsController } from './agent-workflows.controller';
 import { FileRevision } from './file-revision.entity';
 import { ProjectFile } from './project-file.entity';
 import { Project } from './project.entity';
+import { ProjectsController } from './projects.controller';
+import { ProjectsService } from './projects.service';
+import { WorkspaceService } from './workspace.service';
 
-@Module({ imports: [TypeOrmModule.forFeature([Project, ProjectFile, FileRevision])], exports: [TypeOrmModule] })
+@Module({
+  imports: [TypeOrmModule.forFeature([Project, ProjectFile, FileRevision]), WorkflowsModule],
+  controllers: [ProjectsController, AgentWorkflowsController],
+  providers: [ProjectsService, WorkspaceService],
+  exports: [ProjectsService, WorkspaceService, TypeOrmModule],
+})
 export class ProjectsModule {}

@@ -1,0 +1,95 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min } from 'class-validator';
+
+const SLUG = /^[a-z0-9-]{1,64}$/;
+
+export class CreateProjectDto {
+  @ApiProperty({ pattern: SLUG.source, example: 'checkout-redesign' })
+  @IsString()
+  @Matches(SLUG, { message: 'slug must be 1–64 lowercase letters, digits or "-"' })
+  slug: string;
+  @ApiPropertyOptional({ maxLength: 200 }) @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'a visible pack; binds it at its first stage' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  pack_id?: number | null;
+}
+
+export class BindWorkflowDto {
+  @ApiProperty({ example: 'pdlc' }) @IsString() @Length(1, 64) domain: string;
+  @ApiProperty({ example: 'design' }) @IsString() @Length(1, 64) stage: string;
+  @ApiProperty() @IsInt() @Min(1) pack_id: number;
+}
+
+export class WriteFileDto {
+  @ApiProperty({ description: 'UTF-8 text, at most 1 MiB' }) @IsString() @MaxLength(1024 * 1024) content: string;
+}
+
+export class AwaitingGateView {
+  @ApiProperty() node_key: string;
+  @ApiProperty() stage: string;
+  @ApiProperty({ type: String, nullable: true }) next_stage: string | null;
+}
+
+export class ProjectView {
+  @ApiProperty() id: number;
+  @ApiProperty() slug: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;
+  @ApiProperty({ type: String, nullable: true }) domain: string | null;
+  @ApiProperty({ type: String, nullable: true }) stage: string | null;
+  @ApiProperty({ type: AwaitingGateView, nullable: true }) awaiting_gate: AwaitingGateView | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class WorkflowStateView {
+  @ApiProperty() project_slug: string;
+  @ApiProperty({ type: String, nullable: true }) domain: string | null;
+  @ApiProperty({ type: String, nullable: true }) stage: string | null;
+  @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;
+  @ApiProperty({ type: [String] }) stages: string[];
+  @ApiProperty({ type: AwaitingGateView, nullable: true }) awaiting_gate: AwaitingGateView | null;
+}
+
+export class PackListItemView {
+  @ApiProperty({ description: 'the pack slug' }) id: string;
+  @ApiProperty() pack_id: number;
+  @ApiProperty() slug: string;
+  @ApiProperty() name: string;
+  @ApiProperty() domain: string;
+  @ApiProperty({ type: [String] }) stages: string[];
+  @ApiProperty() is_system: boolean;
+}
+
+export class PackListView {
+  @ApiProperty({ type: [PackListItemView] }) workflows: PackListItemView[];
+  @ApiProperty({ type: [PackListItemView], description: 'alias of workflows' }) packs: PackListItemView[];
+  @ApiProperty({ type: [PackListItemView], description: 'alias of workflows' }) domains: PackListItemView[];
+}
+
+export class FileEntryView {
+  @ApiProperty() path: string;
+  @ApiProperty() size: number;
+  @ApiProperty() revision: number;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class FileView extends FileEntryView {
+  @ApiProperty() content: string;
+}
+
+export class FileChangeView {
+  @ApiProperty() path: string;
+  @ApiProperty({ enum: ['added', 'modified', 'deleted'] }) change: string;
+  @ApiProperty() revision: number;
+}
+
+export class RevisionView {
+  @ApiProperty() revision: number;
+  @ApiProperty({ enum: ['added', 'modified', 'deleted'] }) change: string;
+  @ApiProperty() size: number;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: String, nullable: true }) run_id: string | null;
+}
