@@ -30,7 +30,18 @@ export class AppModule {
               getTracker: (req: Record<string, unknown>) =>
                 'user:' + String(((req as unknown as Request).body as { username?: unknown })?.username ?? '').toLowerCase(),
             },
-            { name: 'demo', limit: config.demoLimitPerMinute, ttl: 60_000 },
+            {
+              name: 'demo',
+              limit: config.demoLimitPerMinute,
+              ttl: 60_000,
+              // one budget per client for POST /agent/demo and the anonymous stream together
+              generateKey: (_ctx, tracker, name) => `${name}:${tracker}`,
+              // only demo turns count: a project stream or a resume on /agent/stream is not a demo request
+              skipIf: (ctx) => {
+                const req = ctx.switchToHttp().getRequest<Request>();
+                return req.path === '/agent/stream' && !!(req.query.project_slug || req.query.last_event_id || req.headers['last-event-id']);
+              },
+            },
           ],
         }),
         AuthModule,

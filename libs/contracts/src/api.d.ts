@@ -483,6 +483,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chat: status */
+        get: operations["Chat_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Chat: send */
+        post: operations["Chat_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Chat: demo */
+        post: operations["Chat_demo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chat: stream */
+        get: operations["Chat_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/history/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chat: history */
+        get: operations["Chat_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Chat: cancel */
+        post: operations["Chat_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -946,6 +1048,202 @@ export interface components {
             /** @example design */
             stage: string;
             pack_id: number;
+        };
+        StatusView: {
+            /** @example offline */
+            provider: string;
+            model: string;
+            configured: {
+                vendor_a?: boolean;
+                vendor_b?: boolean;
+                custom?: boolean;
+            };
+            demo: boolean;
+            version: string;
+        };
+        ChatDto: {
+            /** @default  */
+            message: string;
+            project_slug: string;
+            domain?: string;
+            stage?: string;
+            /** @description approve the current gate and move to the next stage first */
+            advance?: boolean;
+            pack_id?: number;
+            node_key?: string;
+        };
+        AgentRef: {
+            id: number;
+            name: string;
+            role: string;
+        };
+        ToolCallSummary: {
+            name: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+            ok: boolean;
+        };
+        FileChangeSummary: {
+            path: string;
+            /** @enum {string} */
+            change: "added" | "modified" | "deleted";
+        };
+        GateView: {
+            node_key: string;
+            stage: string;
+            next_stage: string | null;
+        };
+        UsageView: {
+            input_tokens: number;
+            output_tokens: number;
+        };
+        ChatResponseView: {
+            run_id: string;
+            reply: string;
+            project_slug: string;
+            domain: string;
+            stage: string;
+            pack_id: number;
+            node_key: string | null;
+            agent: (components["schemas"]["AgentRef"] | null) & components["schemas"]["AgentRef"];
+            tool_calls: components["schemas"]["ToolCallSummary"][];
+            files_changed: components["schemas"]["FileChangeSummary"][];
+            awaiting_gate: (components["schemas"]["GateView"] | null) & components["schemas"]["GateView"];
+            usage: components["schemas"]["UsageView"];
+        };
+        DemoDto: {
+            message: string;
+            /** @example pdlc */
+            domain?: string;
+            /** @example discover */
+            stage?: string;
+        };
+        DemoResponseView: {
+            reply: string;
+            domain: string;
+            stage: string;
+            agent: (components["schemas"]["AgentRef"] | null) & components["schemas"]["AgentRef"];
+            tool_calls: components["schemas"]["ToolCallSummary"][];
+            provider: string;
+        };
+        StatusEvent: {
+            run_id: string;
+            /** @example running */
+            state: string;
+            provider: string;
+            model: string;
+        };
+        PackEvent: {
+            pack_id: number;
+            slug: string;
+            name: string;
+            domain: string;
+            stages: string[];
+        };
+        GateData: {
+            node_key: string;
+            stage: string;
+            next_stage: string | null;
+        };
+        WorkflowEvent: {
+            project_slug: string | null;
+            domain: string;
+            stage: string;
+            pack_id: number;
+            awaiting_gate: (components["schemas"]["GateData"] | null) & components["schemas"]["GateData"];
+        };
+        StageEvent: {
+            from: string;
+            to: string;
+            index: number;
+            stages: string[];
+        };
+        NodeEvent: {
+            node_key: string;
+            /** @enum {string} */
+            type: "agent" | "gate" | "branch";
+            stage_label: string | null;
+            /** @enum {string} */
+            state: "started" | "finished";
+        };
+        AgentEvent: {
+            agent_id: number;
+            name: string;
+            role: string;
+            model: string;
+        };
+        ContentEvent: {
+            delta: string;
+        };
+        ToolCallEvent: {
+            call_id: string;
+            name: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+        };
+        ToolResultEvent: {
+            call_id: string;
+            name: string;
+            ok: boolean;
+            /** @description truncated to 16 KiB */
+            output: string;
+            error?: string;
+        };
+        FileChangeData: {
+            path: string;
+            /** @enum {string} */
+            change: "added" | "modified" | "deleted";
+            revision: number;
+        };
+        FilesChangedEvent: {
+            files: components["schemas"]["FileChangeData"][];
+        };
+        AwaitingGateEvent: {
+            node_key: string;
+            stage: string;
+            next_stage: string | null;
+        };
+        ErrorEvent: {
+            /** @example max_iterations */
+            code: string;
+            message: string;
+        };
+        UsageData: {
+            input_tokens: number;
+            output_tokens: number;
+        };
+        DoneEvent: {
+            run_id: string;
+            reply: string;
+            usage: components["schemas"]["UsageData"];
+            /** @enum {string} */
+            state: "done" | "error" | "cancelled" | "interrupted";
+        };
+        CloseEvent: Record<string, never>;
+        HistoryMessageView: {
+            id: number;
+            run_id: string | null;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            content: string;
+            stage: string | null;
+            node_key: string | null;
+            agent_id: number | null;
+            tool_calls: components["schemas"]["ToolCallSummary"][];
+            /** Format: date-time */
+            created_at: string;
+        };
+        HistoryView: {
+            project_slug: string;
+            messages: components["schemas"]["HistoryMessageView"][];
+            /** @description pass as `before` for the previous page */
+            next_before: number | null;
+        };
+        CancelView: {
+            run_id: string;
+            state: string;
         };
         Problem: {
             type: string;
@@ -2944,6 +3242,261 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkflowStateView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatResponseView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_demo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DemoDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemoResponseView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_stream: {
+        parameters: {
+            query?: {
+                message?: string;
+                /** @description omit for demo mode (public) */
+                project_slug?: string;
+                domain?: string;
+                stage?: string;
+                pack_id?: number;
+                /** @description true, "1" or "true" */
+                advance?: boolean;
+                node_key?: string;
+                /** @description `<run_id>:<seq>` to resume (same as the Last-Event-ID header) */
+                last_event_id?: string;
+            };
+            header: {
+                "last-event-id": string;
+                /** @description `<run_id>:<seq>`: replay after seq, then tail live */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events. Each event: `id: <run_id>:<seq>`, `event: <name>`, `data: <JSON>`; a comment line every 15 s while quiet. Reconnect with `Last-Event-ID: <run_id>:<seq>` (or `last_event_id`) to replay after seq and continue live. Events, in order: `status` (StatusEvent) first; `pack` (PackEvent); `workflow` (WorkflowEvent), again as the last event before `done`; `stage` (StageEvent) on every stage move; `node` (NodeEvent) around every node; `agent` (AgentEvent) when an agent node starts; `content` (ContentEvent) as model text streams; `tool_call` (ToolCallEvent) before a tool runs and `tool_result` (ToolResultEvent) after; `files_changed` (FilesChangedEvent) after workspace writes; `awaiting_gate` (AwaitingGateEvent) when a gate stops the turn; `error` (ErrorEvent) on failure; `done` (DoneEvent) when the turn is over; `close` (CloseEvent, `{}`) last. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_history: {
+        parameters: {
+            query?: {
+                /** @description a message id: return messages before it */
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelView"];
                 };
             };
             /** @description Client error (problem+json) */

@@ -1,9 +1,21 @@
 /** Chat: the HTTP face of the runtime — sync chat, SSE stream with resume, demo, history, runs. */
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentsModule } from '../agents/agents.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { RuntimeModule } from '../runtime/runtime.module';
+import { WorkflowsModule } from '../workflows/workflows.module';
+import { ChatController } from './chat.controller';
+import { ChatService } from './chat.service';
 import { Message } from './message.entity';
 import { RunEvent } from './run-event.entity';
+import { RunHub } from './run-hub';
 import { Run } from './run.entity';
+import { StreamSlots } from './stream-slots';
 
-@Module({ imports: [TypeOrmModule.forFeature([Run, RunEvent, Message])], exports: [TypeOrmModule] })
+@Module({
+  imports: [TypeOrmModule.forFeature([Run, RunEvent, Message]), RuntimeModule, ProjectsModule, WorkflowsModule, AgentsModule],
+  controllers: [ChatController],
+  providers: [ChatService, RunHub, StreamSlots],
+})
 export class ChatModule {}

@@ -1,5 +1,6 @@
 /** Runtime: runs a turn through a pack (graph walk, ReAct loop, tools, providers). No HTTP in here. */
 import { Module } from '@nestjs/common';
+import { RuntimeService } from './runtime.service';
 
-@Module({})
+@Module({ providers: [RuntimeService], exports: [RuntimeService] })
 export class RuntimeModule {}

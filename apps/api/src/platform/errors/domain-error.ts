@@ -28,6 +28,21 @@ const STATUS_BY_CODE: Record<string, number> = {
   rate_limited: 429,
   'stream.too_many': 429,
   unavailable: 503,
+  // a turn that failed, answered by the synchronous chat API (the stream reports these as `error` events)
+  'turn.last_stage': 409,
+  'turn.unknown_node': 400,
+  'turn.no_entry_node': 409,
+  'turn.agent_missing': 409,
+  'turn.cancelled': 409,
+  'turn.max_iterations': 422,
+  'turn.node_limit': 422,
+  'turn.turn_timeout': 504,
+  'turn.provider_timeout': 504,
+  'turn.provider_http': 502,
+  'turn.provider_protocol': 502,
+  'turn.provider_refused': 502,
+  'turn.provider_aborted': 409,
+  'turn.internal': 500,
 };
 
 export class DomainError extends Error {

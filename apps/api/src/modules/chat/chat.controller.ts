@@ -1,0 +1,176 @@
+/** /agent: the HTTP face of the runtime — sync chat, the SSE stream with resume, demo, history, runs, status. */
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Sse, UseGuards, type MessageEvent } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
+import type { Request } from 'express';
+import { Observable } from 'rxjs';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { DomainError } from '../../platform/errors/domain-error';
+import { CurrentUser, OptionalUser, Public } from '../auth/auth.decorators';
+import { RateLimitGuard } from '../auth/auth.guards';
+import type { AuthUser } from '../auth/user.entity';
+import { RuntimeService } from '../runtime/runtime.service';
+import type { TurnResult } from '../runtime/runtime.types';
+import { ChatService, type StartedTurn } from './chat.service';
+import { CancelView, ChatDto, ChatResponseView, DemoDto, DemoResponseView, HistoryQueryDto, HistoryView, StatusView, StreamQueryDto } from './dto/chat.dto';
+import { STREAM_EVENT_DOC, StreamEventModels } from './dto/stream-events.dto';
+import { RunHub } from './run-hub';
+import { StreamSlots } from './stream-slots';
+
+const LAST_EVENT_ID = /^([0-9a-f-]{36}):(\d{1,9})$/i;
+
+function failIfError(turn: StartedTurn, r: TurnResult) {
+  if (r.error) throw new DomainError(`turn.${r.error.code}`, `${r.error.message} (run ${turn.runId})`);
+}
+
+@ApiTags('agent')
+@Controller('agent')
+export class ChatController {
+  constructor(
+    private readonly chat: ChatService,
+    private readonly hub: RunHub,
+    private readonly slots: StreamSlots,
+    private readonly runtime: RuntimeService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Get('status')
+  @ApiOkResponse({ type: StatusView })
+  status() {
+    return { ...this.runtime.describeDefault(), demo: true, version: this.config.version };
+  }
+
+  @Post('chat')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ChatResponseView })
+  async send(@CurrentUser() user: AuthUser, @Body() dto: ChatDto) {
+    const turn = await this.chat.startProjectTurn(user, dto, 'chat');
+    const r = await turn.result;
+    failIfError(turn, r);
+    return {
+      run_id: turn.runId,
+      reply: r.reply,
+      project_slug: turn.project!.slug,
+      domain: turn.pack.domain,
+      stage: r.stage,
+      pack_id: turn.pack.id,
+      node_key: r.node_key,
+      agent: r.agent,
+      tool_calls: r.tool_calls,
+      files_changed: r.files_changed.map(({ path, change }) => ({ path, change })),
+      awaiting_gate: r.awaiting_gate,
+      usage: r.usage,
+    };
+  }
+
+  @Public()
+  @Post('demo')
+  @HttpCode(200)
+  @UseGuards(RateLimitGuard)
+  @SkipThrottle({ client: true, user: true })
+  @ApiOkResponse({ type: DemoResponseView })
+  async demo(@Body() dto: DemoDto) {
+    const turn = await this.chat.startDemoTurn(dto, 'demo');
+    const r = await turn.result;
+    failIfError(turn, r);
+    return { reply: r.reply, domain: turn.pack.domain, stage: r.stage, agent: r.agent, tool_calls: r.tool_calls, provider: this.runtime.describeDefault().provider };
+  }
+
+  @Public()
+  @Sse('stream')
+  @UseGuards(RateLimitGuard)
+  @SkipThrottle({ client: true, user: true })
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: '`<run_id>:<seq>`: replay after seq, then tail live' })
+  @ApiExtraModels(...StreamEventModels)
+  @ApiOkResponse({ description: STREAM_EVENT_DOC, content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  async stream(
+    @OptionalUser() user: AuthUser | null,
+    @Query() q: StreamQueryDto,
+    @Req() req: Request,
+    @Headers('last-event-id') lastEventHeader?: string,
+  ): Promise<Observable<MessageEvent>> {
+    const resume = lastEventHeader || q.last_event_id;
+    let runId: string;
+    let afterSeq = 0;
+    if (resume) {
+      const m = LAST_EVENT_ID.exec(resume.trim());
+      if (!m) throw new DomainError('validation', 'Last-Event-ID must be <run_id>:<seq>.', [{ field: 'last_event_id', message: 'must be <run_id>:<seq>' }]);
+      runId = (await this.chat.findRunFor(user, m[1])).id;
+      afterSeq = Number(m[2]);
+    } else if (q.project_slug) {
+      if (!user) throw new DomainError('unauthorized', 'Log in to chat with a project (or omit project_slug for the demo).');
+      const release = this.slots.acquire(`u:${user.id}`);
+      try {
+        runId = (await this.chat.startProjectTurn(user, q, 'stream')).runId;
+      } catch (e) {
+        release();
+        throw e;
+      }
+      return this.events(runId, 0, release);
+    } else {
+      const release = this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`);
+      try {
+        runId = (await this.chat.startDemoTurn(q, 'stream')).runId;
+      } catch (e) {
+        release();
+        throw e;
+      }
+      return this.events(runId, 0, release);
+    }
+    return this.events(runId, afterSeq, this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`));
+  }
+
+  /** The run's events after `afterSeq` as SSE messages, with comment heartbeats while quiet. */
+  private events(runId: string, afterSeq: number, release: () => void): Observable<MessageEvent> {
+    const heartbeat = this.config.heartbeatMs;
+    return new Observable<MessageEvent>((sub) => {
+      let last = Date.now();
+      let ended = false;
+      let unsubscribe: () => void = () => undefined;
+      this.hub
+        .subscribe(
+          runId,
+          afterSeq,
+          (e) => {
+            last = Date.now();
+            sub.next({ id: `${runId}:${e.seq}`, type: e.event, data: e.data as object });
+          },
+          () => {
+            ended = true;
+            sub.complete();
+          },
+        )
+        .then(
+          (u) => (ended ? u() : (unsubscribe = u)),
+          (err) => sub.error(err),
+        );
+      const timer = setInterval(() => {
+        if (Date.now() - last >= heartbeat) {
+          last = Date.now();
+          sub.next({ comment: 'keepalive' });
+        }
+      }, Math.max(10, Math.min(heartbeat, 5000)));
+      return () => {
+        clearInterval(timer);
+        unsubscribe();
+        release();
+      };
+    });
+  }
+
+  @Get('history/:slug')
+  @ApiOkResponse({ type: HistoryView })
+  history(@CurrentUser() user: AuthUser, @Param('slug') slug: string, @Query() q: HistoryQueryDto) {
+    if (q.limit !== undefined && q.limit > 200) throw new DomainError('validation', 'limit is at most 200', [{ field: 'limit', message: 'must be at most 200' }]);
+    return this.chat.history(user, slug, q.before, q.limit);
+  }
+
+  @Post('runs/:id/cancel')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: CancelView })
+  cancel(@CurrentUser() user: AuthUser, @Param('id') id: string) {
+    return this.chat.cancel(user, id);
+  }
+}

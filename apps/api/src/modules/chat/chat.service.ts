@@ -1,0 +1,267 @@
+/**
+ * Starts turns and carries them to the end, detached from the HTTP request that asked for them:
+ * resolves the project and pack, implements the runtime's ports with the real services, publishes
+ * every event to the run hub, records history and the run's outcome, and emits `close` last.
+ */
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { DomainError, invalid } from '../../platform/errors/domain-error';
+import { AgentsService } from '../agents/agents.service';
+import type { AuthUser } from '../auth/user.entity';
+import type { Project } from '../projects/project.entity';
+import { ProjectsService } from '../projects/projects.service';
+import { WorkspaceService } from '../projects/workspace.service';
+import type { ChatMessage } from '../runtime/providers/provider';
+import { RuntimeService } from '../runtime/runtime.service';
+import type { PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.types';
+import { WorkflowsService } from '../workflows/workflows.service';
+import { Message } from './message.entity';
+import { RunEvent } from './run-event.entity';
+import { RunHub } from './run-hub';
+import { Run } from './run.entity';
+import { sampleWorkspace } from './sample-workspace';
+
+export interface TurnInput {
+  message?: string;
+  project_slug?: string;
+  domain?: string;
+  stage?: string;
+  pack_id?: number;
+  advance?: boolean;
+  node_key?: string;
+}
+
+export interface StartedTurn {
+  runId: string;
+  project: Project | null;
+  pack: PackSnapshot;
+  result: Promise<TurnResult>;
+}
+
+const HISTORY_FOR_CONTEXT = 20;
+const DEMO_PACK = 'pdlc';
+
+@Injectable()
+export class ChatService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Chat');
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly runtime: RuntimeService,
+    private readonly hub: RunHub,
+    private readonly projects: ProjectsService,
+    private readonly workspace: WorkspaceService,
+    private readonly workflows: WorkflowsService,
+    private readonly agents: AgentsService,
+  ) {}
+
+  /** A turn on a user's project (chat and stream). */
+  async startProjectTurn(user: AuthUser, input: TurnInput, mode: 'chat' | 'stream'): Promise<StartedTurn> {
+    if (!input.project_slug) throw invalid([{ field: 'project_slug', message: 'is required' }]);
+    const project = await this.projects.ensureProject(user, input.project_slug, { pack_id: input.pack_id, domain: input.domain, stage: input.stage });
+    if (!project.pack_id) throw invalid([{ field: 'pack_id', message: 'this project has no pack yet: choose one with pack_id' }], 'Choose a pack for this project first.');
+    const pack = await this.workflows.getPackForRuntime(user, project.pack_id);
+    const runId = randomUUID();
+    const ports: TurnPorts = {
+      loadAgent: (id) => this.agents.resolveForRuntime(user, id),
+      saveState: (s) => this.projects.saveState(project.id, s),
+      workspace: this.workspace.forProject(project.id, runId),
+      provider: (m) => this.runtime.providerFor(m),
+    };
+    const history = await this.recentHistory(project.id);
+    const message = input.message ?? '';
+    await this.ds.getRepository(Run).insert({
+      id: runId,
+      owner_id: user.id,
+      project_id: project.id,
+      workflow_id: pack.id,
+      mode,
+      state: 'running',
+      stage: project.stage,
+      usage: { input_tokens: 0, output_tokens: 0 },
+    });
+    if (message.trim()) {
+      await this.ds.getRepository(Message).insert({ project_id: project.id, run_id: runId, role: 'user', content: message, stage: project.stage, tool_calls: [] });
+    }
+    const result = this.execute(runId, user.id, project, pack, ports, history, input, message);
+    return { runId, project, pack, result };
+  }
+
+  /** A demo turn: the stored system pack, the server's default model, a read-only sample workspace. */
+  async startDemoTurn(input: TurnInput, mode: 'demo' | 'stream'): Promise<StartedTurn> {
+    const system = (await this.workflows.listVisible(null)).find((w) => w.slug === DEMO_PACK && w.is_system);
+    if (!system) throw new DomainError('unavailable', 'The demo pack is not available.');
+    if (input.domain && input.domain !== system.domain) throw invalid([{ field: 'domain', message: `the demo runs the ${system.domain} pack` }]);
+    if (input.stage && !system.stages.includes(input.stage)) throw invalid([{ field: 'stage', message: `must be one of ${system.stages.join(', ')}` }]);
+    const pack = await this.workflows.getPackForRuntime(null, system.id);
+    const runId = randomUUID();
+    const ports: TurnPorts = {
+      // system agents only, always on the server's default model
+      loadAgent: async (id) => {
+        const a = await this.agents.resolveForRuntime(null, id);
+        return a ? { ...a, model: null } : null;
+      },
+      saveState: async () => undefined,
+      workspace: sampleWorkspace(),
+      provider: () => this.runtime.providerFor(null),
+    };
+    await this.ds.getRepository(Run).insert({
+      id: runId,
+      owner_id: null,
+      project_id: null,
+      workflow_id: pack.id,
+      mode,
+      state: 'running',
+      stage: input.stage ?? pack.stages[0],
+      usage: { input_tokens: 0, output_tokens: 0 },
+    });
+    const result = this.execute(runId, null, null, pack, ports, [], { ...input, stage: input.stage ?? pack.stages[0] }, input.message ?? '');
+    return { runId, project: null, pack, result };
+  }
+
+  private async recentHistory(projectId: number): Promise<ChatMessage[]> {
+    const rows = await this.ds.getRepository(Message).find({ where: { project_id: projectId }, order: { id: 'DESC' }, take: HISTORY_FOR_CONTEXT });
+    return rows.reverse().filter((m) => m.content.trim()).map((m) => ({ role: m.role, content: m.content }));
+  }
+
+  private execute(runId: string, ownerId: number | null, project: Project | null, pack: PackSnapshot, ports: TurnPorts, history: ChatMessage[], input: TurnInput, message: string): Promise<TurnResult> {
+    const controller = new AbortController();
+    this.hub.start(runId, ownerId, controller);
+    const timer = setTimeout(() => controller.abort({ code: 'turn_timeout' }), this.config.turnTimeoutMs);
+    timer.unref();
+    const run = async (): Promise<TurnResult> => {
+      const gen = this.runtime.run({
+        run_id: runId,
+        message,
+        advance: !!input.advance,
+        node_key: input.node_key ?? null,
+        project_slug: project?.slug ?? null,
+        pack,
+        stage: project?.stage ?? input.stage ?? pack.stages[0],
+        awaiting_gate: project?.awaiting_gate ?? null,
+        history,
+        ports,
+        signal: controller.signal,
+      });
+      let step = await gen.next();
+      while (!step.done) {
+        this.hub.publish(runId, step.value.event, step.value.data);
+        step = await gen.next();
+      }
+      const r = step.value;
+      await this.record(runId, project, r);
+      return r;
+    };
+    return run()
+      .catch(async (err) => {
+        this.logger.error({ err: String(err), run_id: runId }, 'turn failed');
+        const r: TurnResult = {
+          state: 'error',
+          reply: '',
+          stage: project?.stage ?? pack.stages[0],
+          awaiting_gate: null,
+          node_key: null,
+          agent: null,
+          tool_calls: [],
+          files_changed: [],
+          usage: { input_tokens: 0, output_tokens: 0 },
+          error: { code: 'internal', message: 'The turn failed unexpectedly.' },
+        };
+        this.hub.publish(runId, 'error', r.error);
+        this.hub.publish(runId, 'done', { run_id: runId, reply: '', usage: r.usage, state: 'error' });
+        await this.record(runId, project, r).catch(() => undefined);
+        return r;
+      })
+      .finally(async () => {
+        clearTimeout(timer);
+        this.hub.publish(runId, 'close', {});
+        await this.hub.finish(runId);
+      });
+  }
+
+  private async record(runId: string, project: Project | null, r: TurnResult) {
+    if (project && (r.reply.trim() || r.tool_calls.length)) {
+      await this.ds.getRepository(Message).insert({
+        project_id: project.id,
+        run_id: runId,
+        role: 'assistant',
+        content: r.reply,
+        stage: r.stage,
+        node_key: r.node_key,
+        agent_id: r.agent?.id ?? null,
+        tool_calls: r.tool_calls as never,
+      });
+    }
+    await this.ds.getRepository(Run).update(
+      { id: runId },
+      { state: r.state, reply: r.reply, usage: r.usage, error: r.error, stage: r.stage, node_key: r.node_key, finished_at: new Date() },
+    );
+  }
+
+  async cancel(user: AuthUser, runId: string) {
+    const run = await this.ownedRun(user, runId);
+    if (run.state !== 'running' || !this.hub.cancel(runId)) throw new DomainError('run.not_running', `Run ${runId} is not running (state: ${run.state}).`);
+    return { run_id: runId, state: 'cancelling' };
+  }
+
+  /** A run visible to the caller: their own, or (owner null) a demo run. 404 otherwise. */
+  async findRunFor(user: AuthUser | null, runId: string): Promise<Run> {
+    const run = /^[0-9a-f-]{36}$/i.test(runId) ? await this.ds.getRepository(Run).findOneBy({ id: runId }) : null;
+    if (!run || (run.owner_id !== null && run.owner_id !== user?.id)) throw new DomainError('not_found', `Run ${runId} not found`);
+    return run;
+  }
+
+  private async ownedRun(user: AuthUser, runId: string) {
+    const run = await this.findRunFor(user, runId);
+    if (run.owner_id !== user.id) throw new DomainError('not_found', `Run ${runId} not found`);
+    return run;
+  }
+
+  async history(user: AuthUser, slug: string, before?: number, limit = 50) {
+    const project = await this.projects.findOwned(user, slug);
+    const take = Math.min(Math.max(limit, 1), 200);
+    const qb = this.ds.getRepository(Message).createQueryBuilder('m').where('m.project_id = :id', { id: project.id });
+    if (before) qb.andWhere('m.id < :before', { before });
+    const rows = await qb.orderBy('m.id', 'DESC').take(take).getMany();
+    rows.reverse();
+    return {
+      project_slug: project.slug,
+      messages: rows.map((m) => ({ id: m.id, run_id: m.run_id, role: m.role, content: m.content, stage: m.stage, node_key: m.node_key, agent_id: m.agent_id, tool_calls: m.tool_calls, created_at: m.created_at })),
+      next_before: rows.length === take ? rows[0].id : null,
+    };
+  }
+
+  /** Runs left `running` by a crash are marked `interrupted`; their event log is closed so replays end. */
+  async onApplicationBootstrap() {
+    const stale = await this.ds.getRepository(Run).find({ where: { state: 'running' } });
+    for (const run of stale) {
+      await this.ds.transaction(async (m) => {
+        const last: Array<{ max: number | null }> = await m.query('SELECT max(seq) AS max FROM run_events WHERE run_id = $1', [run.id]);
+        let seq = Number(last[0]?.max ?? 0);
+        const events = [
+          { event: 'error', data: { code: 'interrupted', message: 'The server restarted while this run was in flight.' } },
+          { event: 'done', data: { run_id: run.id, reply: run.reply, usage: run.usage, state: 'interrupted' } },
+          { event: 'close', data: {} },
+        ];
+        await m.getRepository(RunEvent).insert(events.map((e) => ({ run_id: run.id, seq: ++seq, event: e.event, data: e.data })));
+        await m.getRepository(Run).update({ id: run.id }, { state: 'interrupted', finished_at: new Date(), last_seq: seq, error: events[0].data as { code: string; message: string } });
+        if (run.project_id) {
+          await m.getRepository(Message).insert({
+            project_id: run.project_id,
+            run_id: run.id,
+            role: 'assistant',
+            content: 'This run was interrupted by a server restart before it finished.',
+            stage: run.stage,
+            node_key: run.node_key,
+            tool_calls: [],
+          });
+        }
+      });
+    }
+    if (stale.length) this.logger.warn(`marked ${stale.length} run(s) interrupted after a restart`);
+  }
+}

@@ -1,0 +1,124 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min } from 'class-validator';
+
+export const MAX_MESSAGE = 32 * 1024;
+const SLUG = /^[a-z0-9-]{1,64}$/;
+const truthy = ({ value }: { value: unknown }) => (value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' || value === '' ? false : value);
+const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+
+export class ChatDto {
+  @ApiPropertyOptional({ maxLength: MAX_MESSAGE, default: '' }) @IsOptional() @IsString() @MaxLength(MAX_MESSAGE) message?: string;
+  @ApiProperty({ pattern: SLUG.source }) @IsString() @Matches(SLUG, { message: 'project_slug must be 1–64 lowercase letters, digits or "-"' }) project_slug: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) domain?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) stage?: string;
+  @ApiPropertyOptional({ description: 'approve the current gate and move to the next stage first' }) @IsOptional() @Transform(truthy) @IsBoolean() advance?: boolean;
+  @ApiPropertyOptional() @IsOptional() @Transform(int) @IsInt() @Min(1) pack_id?: number;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) node_key?: string;
+}
+
+export class StreamQueryDto {
+  @ApiPropertyOptional({ maxLength: MAX_MESSAGE }) @IsOptional() @IsString() @MaxLength(MAX_MESSAGE) message?: string;
+  @ApiPropertyOptional({ description: 'omit for demo mode (public)' }) @IsOptional() @IsString() @Matches(SLUG) project_slug?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) domain?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) stage?: string;
+  @ApiPropertyOptional() @IsOptional() @Transform(int) @IsInt() @Min(1) pack_id?: number;
+  @ApiPropertyOptional({ description: 'true, "1" or "true"' }) @IsOptional() @Transform(truthy) @IsBoolean() advance?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) node_key?: string;
+  @ApiPropertyOptional({ description: '`<run_id>:<seq>` to resume (same as the Last-Event-ID header)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  last_event_id?: string;
+}
+
+export class DemoDto {
+  @ApiProperty({ maxLength: MAX_MESSAGE }) @IsString() @Length(1, MAX_MESSAGE) message: string;
+  @ApiPropertyOptional({ example: 'pdlc' }) @IsOptional() @IsString() @Length(1, 64) domain?: string;
+  @ApiPropertyOptional({ example: 'discover' }) @IsOptional() @IsString() @Length(1, 64) stage?: string;
+}
+
+export class HistoryQueryDto {
+  @ApiPropertyOptional({ description: 'a message id: return messages before it' }) @IsOptional() @Transform(int) @IsInt() @Min(1) before?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 }) @IsOptional() @Transform(int) @IsInt() @Min(1) limit?: number;
+}
+
+class AgentRef {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() role: string;
+}
+class ToolCallSummary {
+  @ApiProperty() name: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) arguments: Record<string, unknown>;
+  @ApiProperty() ok: boolean;
+}
+class FileChangeSummary {
+  @ApiProperty() path: string;
+  @ApiProperty({ enum: ['added', 'modified', 'deleted'] }) change: string;
+}
+class UsageView {
+  @ApiProperty() input_tokens: number;
+  @ApiProperty() output_tokens: number;
+}
+class GateView {
+  @ApiProperty() node_key: string;
+  @ApiProperty() stage: string;
+  @ApiProperty({ type: String, nullable: true }) next_stage: string | null;
+}
+
+export class ChatResponseView {
+  @ApiProperty() run_id: string;
+  @ApiProperty() reply: string;
+  @ApiProperty() project_slug: string;
+  @ApiProperty() domain: string;
+  @ApiProperty() stage: string;
+  @ApiProperty() pack_id: number;
+  @ApiProperty({ type: String, nullable: true }) node_key: string | null;
+  @ApiProperty({ type: AgentRef, nullable: true }) agent: AgentRef | null;
+  @ApiProperty({ type: [ToolCallSummary] }) tool_calls: ToolCallSummary[];
+  @ApiProperty({ type: [FileChangeSummary] }) files_changed: FileChangeSummary[];
+  @ApiProperty({ type: GateView, nullable: true }) awaiting_gate: GateView | null;
+  @ApiProperty({ type: UsageView }) usage: UsageView;
+}
+
+export class DemoResponseView {
+  @ApiProperty() reply: string;
+  @ApiProperty() domain: string;
+  @ApiProperty() stage: string;
+  @ApiProperty({ type: AgentRef, nullable: true }) agent: AgentRef | null;
+  @ApiProperty({ type: [ToolCallSummary] }) tool_calls: ToolCallSummary[];
+  @ApiProperty() provider: string;
+}
+
+export class HistoryMessageView {
+  @ApiProperty() id: number;
+  @ApiProperty({ type: String, nullable: true }) run_id: string | null;
+  @ApiProperty({ enum: ['user', 'assistant'] }) role: string;
+  @ApiProperty() content: string;
+  @ApiProperty({ type: String, nullable: true }) stage: string | null;
+  @ApiProperty({ type: String, nullable: true }) node_key: string | null;
+  @ApiProperty({ type: Number, nullable: true }) agent_id: number | null;
+  @ApiProperty({ type: [ToolCallSummary] }) tool_calls: ToolCallSummary[];
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class HistoryView {
+  @ApiProperty() project_slug: string;
+  @ApiProperty({ type: [HistoryMessageView] }) messages: HistoryMessageView[];
+  @ApiProperty({ type: Number, nullable: true, description: 'pass as `before` for the previous page' }) next_before: number | null;
+}
+
+export class StatusView {
+  @ApiProperty({ example: 'offline' }) provider: string;
+  @ApiProperty() model: string;
+  @ApiProperty({ type: 'object', properties: { vendor_a: { type: 'boolean' }, vendor_b: { type: 'boolean' }, custom: { type: 'boolean' } } })
+  configured: { vendor_a: boolean; vendor_b: boolean; custom: boolean };
+  @ApiProperty() demo: boolean;
+  @ApiProperty() version: string;
+}
+
+export class CancelView {
+  @ApiProperty() run_id: string;
+  @ApiProperty() state: string;
+}

@@ -1,0 +1,113 @@
+/** Schemas of the 14 SSE events of GET /agent/stream (SPEC §6a), for /openapi.json. */
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+class GateData {
+  @ApiProperty() node_key: string;
+  @ApiProperty() stage: string;
+  @ApiProperty({ type: String, nullable: true }) next_stage: string | null;
+}
+class UsageData {
+  @ApiProperty() input_tokens: number;
+  @ApiProperty() output_tokens: number;
+}
+class FileChangeData {
+  @ApiProperty() path: string;
+  @ApiProperty({ enum: ['added', 'modified', 'deleted'] }) change: string;
+  @ApiProperty() revision: number;
+}
+
+export class StatusEvent {
+  @ApiProperty() run_id: string;
+  @ApiProperty({ example: 'running' }) state: string;
+  @ApiProperty() provider: string;
+  @ApiProperty() model: string;
+}
+export class PackEvent {
+  @ApiProperty() pack_id: number;
+  @ApiProperty() slug: string;
+  @ApiProperty() name: string;
+  @ApiProperty() domain: string;
+  @ApiProperty({ type: [String] }) stages: string[];
+}
+export class WorkflowEvent {
+  @ApiProperty({ type: String, nullable: true }) project_slug: string | null;
+  @ApiProperty() domain: string;
+  @ApiProperty() stage: string;
+  @ApiProperty() pack_id: number;
+  @ApiProperty({ type: GateData, nullable: true }) awaiting_gate: GateData | null;
+}
+export class StageEvent {
+  @ApiProperty() from: string;
+  @ApiProperty() to: string;
+  @ApiProperty() index: number;
+  @ApiProperty({ type: [String] }) stages: string[];
+}
+export class NodeEvent {
+  @ApiProperty() node_key: string;
+  @ApiProperty({ enum: ['agent', 'gate', 'branch'] }) type: string;
+  @ApiProperty({ type: String, nullable: true }) stage_label: string | null;
+  @ApiProperty({ enum: ['started', 'finished'] }) state: string;
+}
+export class AgentEvent {
+  @ApiProperty() agent_id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() role: string;
+  @ApiProperty() model: string;
+}
+export class ContentEvent {
+  @ApiProperty() delta: string;
+}
+export class ToolCallEvent {
+  @ApiProperty() call_id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) arguments: Record<string, unknown>;
+}
+export class ToolResultEvent {
+  @ApiProperty() call_id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() ok: boolean;
+  @ApiProperty({ description: 'truncated to 16 KiB' }) output: string;
+  @ApiPropertyOptional() error?: string;
+}
+export class FilesChangedEvent {
+  @ApiProperty({ type: [FileChangeData] }) files: FileChangeData[];
+}
+export class AwaitingGateEvent extends GateData {}
+export class ErrorEvent {
+  @ApiProperty({ example: 'max_iterations' }) code: string;
+  @ApiProperty() message: string;
+}
+export class DoneEvent {
+  @ApiProperty() run_id: string;
+  @ApiProperty() reply: string;
+  @ApiProperty({ type: UsageData }) usage: UsageData;
+  @ApiProperty({ enum: ['done', 'error', 'cancelled', 'interrupted'] }) state: string;
+}
+export class CloseEvent {}
+
+export const StreamEventModels = [
+  StatusEvent,
+  PackEvent,
+  WorkflowEvent,
+  StageEvent,
+  NodeEvent,
+  AgentEvent,
+  ContentEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+  FilesChangedEvent,
+  AwaitingGateEvent,
+  ErrorEvent,
+  DoneEvent,
+  CloseEvent,
+];
+
+export const STREAM_EVENT_DOC = [
+  'Server-sent events. Each event: `id: <run_id>:<seq>`, `event: <name>`, `data: <JSON>`; a comment line every 15 s while quiet.',
+  'Reconnect with `Last-Event-ID: <run_id>:<seq>` (or `last_event_id`) to replay after seq and continue live.',
+  'Events, in order: `status` (StatusEvent) first; `pack` (PackEvent); `workflow` (WorkflowEvent), again as the last event before `done`;',
+  '`stage` (StageEvent) on every stage move; `node` (NodeEvent) around every node; `agent` (AgentEvent) when an agent node starts;',
+  '`content` (ContentEvent) as model text streams; `tool_call` (ToolCallEvent) before a tool runs and `tool_result` (ToolResultEvent) after;',
+  '`files_changed` (FilesChangedEvent) after workspace writes; `awaiting_gate` (AwaitingGateEvent) when a gate stops the turn;',
+  '`error` (ErrorEvent) on failure; `done` (DoneEvent) when the turn is over; `close` (CloseEvent, `{}`) last.',
+].join(' ');
