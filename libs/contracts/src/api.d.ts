@@ -700,7 +700,7 @@ export interface components {
             name: string;
             description: string;
             prompt_md: string;
-            tool_allowlist: string[];
+            tool_allowlist: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
             artifact_hint: string;
             /** Format: date-time */
             created_at: string;
@@ -734,7 +734,7 @@ export interface components {
             system_prompt: string;
             model_id: number | null;
             skill_ids: number[];
-            tool_allowlist: string[];
+            tool_allowlist: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
             max_iterations: number;
             /** Format: date-time */
             created_at: string;
@@ -750,8 +750,8 @@ export interface components {
             model_id?: number | null;
             skill_ids?: number[];
             tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
-            /** @default 8 */
-            max_iterations: number;
+            /** @description model calls per turn; 8 when absent */
+            max_iterations?: number;
         };
         UpdateAgentDto: {
             name?: string;
@@ -762,8 +762,8 @@ export interface components {
             model_id?: number | null;
             skill_ids?: number[];
             tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
-            /** @default 8 */
-            max_iterations: number;
+            /** @description model calls per turn; 8 when absent */
+            max_iterations?: number;
         };
         WorkflowView: {
             id: number;
@@ -974,6 +974,7 @@ export interface components {
         };
         ProjectView: {
             id: number;
+            owner_id: number;
             slug: string;
             name: string;
             pack_id: number | null;
@@ -1049,15 +1050,17 @@ export interface components {
             stage: string;
             pack_id: number;
         };
+        ConfiguredView: {
+            vendor_a: boolean;
+            vendor_b: boolean;
+            custom: boolean;
+        };
         StatusView: {
             /** @example offline */
             provider: string;
             model: string;
-            configured: {
-                vendor_a?: boolean;
-                vendor_b?: boolean;
-                custom?: boolean;
-            };
+            /** @description whether each provider kind has server-side configuration */
+            configured: components["schemas"]["ConfiguredView"];
             demo: boolean;
             version: string;
         };

@@ -206,14 +206,15 @@ export interface ProjectInput {
 export interface AwaitingGate {
   node_key: string;
   stage: string;
-  next_stage: string;
+  /** null when the gate closes the last stage */
+  next_stage: string | null;
 }
 
 export interface WorkflowState {
   project_slug: string;
-  domain: string;
-  stage: string;
-  pack_id: number;
+  domain: string | null;
+  stage: string | null;
+  pack_id: number | null;
   stages: string[];
   awaiting_gate: AwaitingGate | null;
 }

@@ -25,7 +25,7 @@ export class CreateAgentDto {
   @ArrayMaxSize(16)
   @IsIn(TOOL_NAMES as unknown as string[], { each: true, message: `each tool must be one of ${TOOL_NAMES.join(', ')}` })
   tool_allowlist?: string[];
-  @ApiPropertyOptional({ minimum: 1, maximum: 50, default: 8 }) @IsOptional() @IsInt() @Min(1) @Max(50) max_iterations?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 50, description: 'model calls per turn; 8 when absent' }) @IsOptional() @IsInt() @Min(1) @Max(50) max_iterations?: number;
 }
 
 export class UpdateAgentDto extends PartialType(CreateAgentDto) {}
@@ -39,7 +39,7 @@ export class AgentView {
   @ApiProperty() system_prompt: string;
   @ApiProperty({ type: Number, nullable: true }) model_id: number | null;
   @ApiProperty({ type: [Number] }) skill_ids: number[];
-  @ApiProperty({ type: [String] }) tool_allowlist: string[];
+  @ApiProperty({ enum: TOOL_NAMES, isArray: true }) tool_allowlist: string[];
   @ApiProperty() max_iterations: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

@@ -109,10 +109,16 @@ export class HistoryView {
   @ApiProperty({ type: Number, nullable: true, description: 'pass as `before` for the previous page' }) next_before: number | null;
 }
 
+class ConfiguredView {
+  @ApiProperty() vendor_a: boolean;
+  @ApiProperty() vendor_b: boolean;
+  @ApiProperty() custom: boolean;
+}
+
 export class StatusView {
   @ApiProperty({ example: 'offline' }) provider: string;
   @ApiProperty() model: string;
-  @ApiProperty({ type: 'object', properties: { vendor_a: { type: 'boolean' }, vendor_b: { type: 'boolean' }, custom: { type: 'boolean' } } })
+  @ApiProperty({ type: ConfiguredView, description: 'whether each provider kind has server-side configuration' })
   configured: { vendor_a: boolean; vendor_b: boolean; custom: boolean };
   @ApiProperty() demo: boolean;
   @ApiProperty() version: string;

@@ -34,6 +34,7 @@ export class AwaitingGateView {
 
 export class ProjectView {
   @ApiProperty() id: number;
+  @ApiProperty() owner_id: number;
   @ApiProperty() slug: string;
   @ApiProperty() name: string;
   @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;

@@ -34,7 +34,7 @@ export class SkillView {
   @ApiProperty() name: string;
   @ApiProperty() description: string;
   @ApiProperty() prompt_md: string;
-  @ApiProperty({ type: [String] }) tool_allowlist: string[];
+  @ApiProperty({ enum: TOOL_NAMES, isArray: true }) tool_allowlist: string[];
   @ApiProperty() artifact_hint: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

@@ -98,7 +98,7 @@ export function RunPage() {
   };
 
   const onStage = async (stage: string) => {
-    if (!slug || !state.data) return;
+    if (!slug || !state.data?.domain || !state.data.pack_id) return;
     try {
       await bind.mutateAsync({ slug, input: { domain: state.data.domain, stage, pack_id: state.data.pack_id } });
     } catch (e) {
@@ -108,12 +108,12 @@ export function RunPage() {
 
   const advance = () => {
     if (!state.data) return;
-    chat.send({ message: '', advance: true, pack_id: state.data.pack_id });
+    chat.send({ message: '', advance: true, pack_id: state.data.pack_id ?? undefined });
   };
 
   const send = (message: string) => {
     if (!state.data) return;
-    chat.send({ message, pack_id: state.data.pack_id });
+    chat.send({ message, pack_id: state.data.pack_id ?? undefined });
   };
 
   // ---------------------------------------------------------------- render
