@@ -5,7 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from './platform/config/app-config';
 import type { DatabaseTarget } from './platform/database/data-source-options';
-import { loggingModule } from './platform/logging/logging.module';
+import { AppLogger, loggingModule } from './platform/logging/logging.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { FEATURE_MODULES } from './feature-modules';
@@ -48,7 +48,7 @@ export class AppModule {
         HealthModule,
         ...FEATURE_MODULES,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }],
+      providers: [{ provide: APP_CONFIG, useValue: config }, AppLogger],
       exports: [APP_CONFIG],
     };
   }

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { type NextFunction, type Request, type Response } from 'express';
 import session from 'express-session';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
 import passport from 'passport';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { AuthService } from '../modules/auth/auth.service';
 import { DatabaseSessionStore } from '../modules/auth/session.store';
 import { loadConfig, type AppConfig } from './config/app-config';
+import { AppLogger } from './logging/logging.module';
 import { databaseTarget, type DatabaseTarget } from './database/data-source-options';
 import { ProblemFilter } from './errors/problem.filter';
 import { createValidationPipe } from './errors/validation';
@@ -52,7 +52,7 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
     abortOnError: false,
     logger: opts.logger === false ? false : undefined,
   });
-  if (opts.logger !== false) app.useLogger(app.get(Logger));
+  if (opts.logger !== false) app.useLogger(app.get(AppLogger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LoggerModule } from 'nestjs-pino';
+import { Injectable } from '@nestjs/common';
+import { Logger, LoggerModule } from 'nestjs-pino';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -33,4 +34,16 @@ export function loggingModule(level: string) {
       autoLogging: { ignore: (req: IncomingMessage) => req.url === '/health' },
     },
   });
+}
+
+/** Nest's bootstrap chatter (one line per module and route) is debug, not info. */
+const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+
+@Injectable()
+export class AppLogger extends Logger {
+  log(message: unknown, ...rest: unknown[]) {
+    const context = rest[rest.length - 1];
+    if (typeof context === 'string' && BOOT_CONTEXTS.has(context)) return super.debug(message, ...rest);
+    return super.log(message, ...rest);
+  }
 }
