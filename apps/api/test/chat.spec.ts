@@ -385,6 +385,22 @@ describe('limits and failures', () => {
     await Promise.all(open);
   });
 
+  test('a client that disconnects releases its stream slot; the run goes on to the end', async () => {
+    await bind(a, 'drop', packId);
+    fake.enqueue({ tokens: 30, tokenIntervalMs: 10 }, { tokens: 30, tokenIntervalMs: 10 });
+    const runIds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await readStream(`${t.url}/agent/stream?message=x&project_slug=drop`, { headers: { cookie: a.cookie! }, onEvent: (e) => (e.event === 'status' ? (runIds.push(e.data.run_id), true) : false) });
+    }
+    fake.enqueue({ text: 'third' });
+    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=drop`, { headers: { cookie: a.cookie! } });
+    assert.equal(third.status, 200, 'slots were released on disconnect');
+    for (const id of runIds) {
+      const replay = await readStream(`${t.url}/agent/stream?last_event_id=${id}:0`, { headers: { cookie: a.cookie! } });
+      assert.equal(replay.events.find((e) => e.event === 'done')!.data.state, 'done', 'the run finished without its client');
+    }
+  });
+
   test('status never shows a key', async () => {
     const s = await new Client(t.url).get('/agent/status');
     assert.ok(!s.text.includes('sk-server-secret-a'));
