@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// `npm run bench`: the benchmark suite (docs/performance.md says how to read it).
+// Builds (unless BENCH_SKIP_BUILD=1), starts a fake OpenAI-compatible provider and the production
+// server as child processes on 127.0.0.1, sets everything up through the public API, runs each
+// scenario on PGlite and on a throwaway Postgres database, prints one table and writes
+// bench/results/latest.json.
+//
+//   BENCH_QUICK=1          short runs (a smoke test of the harness, not figures to quote)
+//   BENCH_ONLY=1,2         only these scenarios (numbers 1–7)
+//   BENCH_DB=pglite|postgres|both   (default both)
+//   BENCH_SKIP_BUILD=1     use the build already in apps/*/dist
+//   BENCH_CPU_PROF=1       run the server under --cpu-prof; profiles go to a temp dir (printed)
+//   BENCH_STRICT=1         exit 1 when a target is missed (harness errors always exit 1)
+//   BENCH_WRITE_DOCS=1|0   copy the table into docs/performance.md (default: only on a full run)
+//   BENCH_PG_URL           the Postgres server's admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BenchSetup } from './lib/setup.mjs';
+import { createPgDatabase, memory, ROOT, startFake, startServer } from './lib/processes.mjs';
+import { machineFacts, table, updateDocs, writeResults } from './lib/report.mjs';
+import * as s1 from './scenarios/s1-sync-turn.mjs';
+import * as s2 from './scenarios/s2-sse-turn.mjs';
+import * as s3 from './scenarios/s3-tool-turn.mjs';
+import * as s4 from './scenarios/s4-held-streams.mjs';
+import * as s5 from './scenarios/s5-sustained.mjs';
+import * as s6 from './scenarios/s6-graph.mjs';
+import * as s7 from './scenarios/s7-studio.mjs';
+
+const SCENARIOS = { 1: s1, 2: s2, 3: s3, 4: s4, 5: s5, 6: s6, 7: s7 };
+const env = process.env;
+const quick = env.BENCH_QUICK === '1';
+const only = env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((s) => Number(s.trim())) : Object.keys(SCENARIOS).map(Number);
+for (const n of only) if (!SCENARIOS[n]) throw new Error(`BENCH_ONLY: no scenario ${n} (1–7)`);
+const dbChoice = (env.BENCH_DB || 'both').toLowerCase();
+const databases = dbChoice === 'both' ? ['pglite', 'postgres'] : [dbChoice];
+for (const d of databases) if (d !== 'pglite' && d !== 'postgres') throw new Error(`BENCH_DB must be pglite, postgres or both, not ${d}`);
+const fullRun = !quick && !env.BENCH_ONLY && dbChoice === 'both';
+const writeDocs = env.BENCH_WRITE_DOCS ? env.BENCH_WRITE_DOCS === '1' : fullRun;
+
+const log = (...a) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
+
+/** Starts measuring the peak RSS afresh (writing 5 to clear_refs resets VmHWM). */
+function resetPeak(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const cleanups = [];
+async function cleanup() {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()();
+    } catch (e) {
+      console.error('cleanup:', e.message);
+    }
+  }
+}
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    console.error(`\n${sig}: stopping the bench…`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function main() {
+  process.chdir(ROOT);
+  if (env.BENCH_SKIP_BUILD !== '1') {
+    log('building (node scripts/ensure-install.mjs && nx run-many -t build)…');
+    execSync('node scripts/ensure-install.mjs', { stdio: 'inherit' });
+    execSync('npx nx run-many -t build --outputStyle=static', { stdio: 'inherit', env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+  }
+  for (const f of ['apps/api/dist/src/main.js', 'apps/api/dist/test/support/fake-llm.js']) {
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: build first (npm run build)`);
+  }
+  const profDir = env.BENCH_CPU_PROF === '1' ? mkdtempSync(join(tmpdir(), 'aws-bench-prof-')) : null;
+  log(`scenarios ${only.join(',')} on ${databases.join(' + ')}${quick ? ' (quick)' : ''}`);
+
+  const fake = await startFake();
+  cleanups.push(() => fake.stop());
+  const entries = [];
+  let postgresVersion = null;
+  for (const database of databases) {
+    const pg = database === 'postgres' ? await createPgDatabase() : null;
+    if (pg) {
+      postgresVersion = pg.version;
+      cleanups.push(() => pg.drop());
+    }
+    const server = await startServer({ databaseUrl: pg?.url ?? null, cpuProfDir: profDir });
+    cleanups.push(() => server.stop());
+    log(`${database}: server pid ${server.pid} on ${server.url}, fake provider pid ${fake.pid}${pg ? `, database ${pg.name}` : ''}`);
+    const setup = new BenchSetup(server, fake);
+    await setup.login();
+    const ctx = { database, quick, setup, server, fake, log };
+    for (const n of only) {
+      const sc = SCENARIOS[n];
+      resetPeak(server.pid);
+      const t0 = Date.now();
+      log(`${database}: ${sc.id} — ${sc.title}…`);
+      let e;
+      try {
+        e = await sc.run(ctx);
+      } catch (err) {
+        e = { scenario: sc.id, database, title: sc.title, target: sc.target, target_met: false, error: String(err?.message ?? err).split('\n')[0].slice(0, 300), figures: {} };
+        if (env.BENCH_DEBUG) console.error(err);
+      }
+      if (e.peak_rss_bytes === null || e.peak_rss_bytes === undefined) e.peak_rss_bytes = memory(server.pid).hwm;
+      entries.push(e);
+      log(`${database}: ${sc.id} ${e.error ? `ERROR ${e.error}` : `${e.service} → ${e.target_met ? 'target met' : 'TARGET MISSED'}`} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      await fake.setTurn({ tokens: 20 });
+      await fake.reset();
+    }
+    await cleanups.pop()(); // server.stop
+    if (pg) await cleanups.pop()(); // drop the database
+  }
+  await cleanup();
+
+  const facts = machineFacts({ postgres: postgresVersion });
+  console.log('\n' + table(entries) + '\n');
+  console.log(`${facts.cpu}, ${facts.memory_gib} GiB, Node ${facts.node}${postgresVersion ? `, Postgres ${postgresVersion}` : ''}`);
+  log(`results: ${writeResults(ROOT, entries)}`);
+  if (writeDocs) {
+    const doc = updateDocs(ROOT, entries, facts, quick ? 'BENCH_QUICK' : fullRun ? 'full run' : `partial run: ${only.join(',')} on ${databases.join('+')}`);
+    if (doc) log(`table copied into ${doc}`);
+  }
+  if (profDir) log(`CPU profiles of the server: ${profDir} (summarise with node bench/profile-top.mjs <file>)`);
+  const errors = entries.filter((e) => e.error).length;
+  const missed = entries.filter((e) => !e.error && !e.target_met).length;
+  log(`${entries.length - errors - missed} met, ${missed} missed, ${errors} errors`);
+  if (errors || (missed && env.BENCH_STRICT === '1')) process.exitCode = 1;
+}
+
+main().catch(async (err) => {
+  console.error(err);
+  await cleanup();
+  process.exit(1);
+});
