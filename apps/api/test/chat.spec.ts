@@ -218,6 +218,21 @@ describe('chat and stream', () => {
     assert.equal(no.events.find((e) => e.event === 'done')!.data.reply, 'took no');
   });
 
+  test('a graph saved between turns is what the next turn walks', async () => {
+    const { packId: p, agentId } = await setupPack(a, fake);
+    await bind(a, 'regraph', p);
+    fake.enqueue({ text: 'one' });
+    assert.equal((await a.post('/agent/chat', { message: 'x', project_slug: 'regraph' })).body.node_key, 'gate1');
+    const g = await a.put(`/studio/api/workflows/${p}/graph`, {
+      nodes: [{ node_key: 'solo', type: 'agent', agent_id: agentId, stage_label: 'discover' }],
+      edges: [{ from_node: 'start', to_node: 'solo' }],
+    });
+    assert.equal(g.status, 200);
+    fake.enqueue({ text: 'two' });
+    const r = await a.post('/agent/chat', { message: 'y', project_slug: 'regraph' });
+    assert.equal(r.body.node_key, 'solo');
+  });
+
   test('max_iterations → error, then done and close; the sync API answers 422', async () => {
     const p = (await setupPack(a, fake, { maxIterations: 2 })).packId;
     await bind(a, 'loop', p);

@@ -74,19 +74,12 @@ export class ChatService implements OnApplicationBootstrap {
     };
     const history = await this.recentHistory(project.id);
     const message = input.message ?? '';
-    await this.ds.getRepository(Run).insert({
-      id: runId,
-      owner_id: user.id,
-      project_id: project.id,
-      workflow_id: pack.id,
-      mode,
-      state: 'running',
-      stage: project.stage,
-      usage: { input_tokens: 0, output_tokens: 0 },
-    });
-    if (message.trim()) {
-      await this.ds.getRepository(Message).insert({ project_id: project.id, run_id: runId, role: 'user', content: message, stage: project.stage, tool_calls: [] });
-    }
+    // One statement: the run row and, when there is a message, the user's history entry.
+    await this.ds.query(
+      `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage) VALUES ($1, $2, $3, $4, $5, 'running', $6) RETURNING id)
+       INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> ''`,
+      [runId, user.id, project.id, pack.id, mode, project.stage, message.trim() ? message : ''],
+    );
     const result = this.execute(runId, user.id, project, pack, ports, history, input, message);
     return { runId, project, pack, result };
   }
@@ -124,8 +117,11 @@ export class ChatService implements OnApplicationBootstrap {
   }
 
   private async recentHistory(projectId: number): Promise<ChatMessage[]> {
-    const rows = await this.ds.getRepository(Message).find({ where: { project_id: projectId }, order: { id: 'DESC' }, take: HISTORY_FOR_CONTEXT });
-    return rows.reverse().filter((m) => m.content.trim()).map((m) => ({ role: m.role, content: m.content }));
+    const rows: Array<{ role: 'user' | 'assistant'; content: string }> = await this.ds.query(
+      `SELECT role, content FROM messages WHERE project_id = $1 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
+      [projectId],
+    );
+    return rows.reverse().map((m) => ({ role: m.role, content: m.content }));
   }
 
   private execute(runId: string, ownerId: number | null, project: Project | null, pack: PackSnapshot, ports: TurnPorts, history: ChatMessage[], input: TurnInput, message: string): Promise<TurnResult> {
@@ -183,22 +179,14 @@ export class ChatService implements OnApplicationBootstrap {
       });
   }
 
+  /** One statement: the run's outcome and, on a project, the assistant's history entry. */
   private async record(runId: string, project: Project | null, r: TurnResult) {
-    if (project && (r.reply.trim() || r.tool_calls.length)) {
-      await this.ds.getRepository(Message).insert({
-        project_id: project.id,
-        run_id: runId,
-        role: 'assistant',
-        content: r.reply,
-        stage: r.stage,
-        node_key: r.node_key,
-        agent_id: r.agent?.id ?? null,
-        tool_calls: r.tool_calls as never,
-      });
-    }
-    await this.ds.getRepository(Run).update(
-      { id: runId },
-      { state: r.state, reply: r.reply, usage: r.usage, error: r.error, stage: r.stage, node_key: r.node_key, finished_at: new Date() },
+    const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0);
+    await this.ds.query(
+      `WITH u AS (UPDATE runs SET state = $2, reply = $3, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now() WHERE id = $1 RETURNING id)
+       INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls)
+       SELECT $8, u.id, 'assistant', $3, $6, $7, $9, $10 FROM u WHERE $11`,
+      [runId, r.state, r.reply, JSON.stringify(r.usage), r.error ? JSON.stringify(r.error) : null, r.stage, r.node_key, project?.id ?? null, r.agent?.id ?? null, JSON.stringify(r.tool_calls), keep],
     );
   }
 

@@ -3,7 +3,7 @@
  * write artifacts, at most 25 nodes. Yields typed events (all but `close`) and returns the result.
  * Turn failures become an `error` event followed by the final `workflow` and `done`; nothing throws.
  */
-import { entryNode, indexGraph, nextAfter, type GraphIndex, type GraphNode } from '@service/workflow-graph';
+import { entryNode, indexGraph, nextAfter, outgoingEdges, type GraphIndex, type GraphNode } from '@service/workflow-graph';
 import { ProviderError, type ChatMessage } from './providers/provider';
 import { reactLoop } from './react-loop';
 import type { AwaitingGate, FileChangeInfo, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
@@ -220,7 +220,9 @@ async function* walkGraph(
     }
 
     yield { event: 'node', data: { node_key: node.node_key, type: node.type, stage_label: node.stage_label, state: 'finished' } };
-    const files = (await ports.workspace.list()).map((f) => f.path);
+    // The workspace listing is only needed when a condition on the way out may look at files.
+    const conditional = outgoingEdges(index, node.node_key).some((e) => e.condition);
+    const files = conditional ? (await ports.workspace.list()).map((f) => f.path) : [];
     const next: GraphNode | null = nextAfter(index, node.node_key, { reply: out.reply, stage: currentStage(), files });
     if (next?.stage_label && next.stage_label !== currentStage() && pack.stages.includes(next.stage_label) && next.type !== 'gate') {
       yield* moveTo(next.stage_label);

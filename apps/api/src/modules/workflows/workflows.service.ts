@@ -31,8 +31,11 @@ export interface SavedGraph extends GraphSnapshot {
   warnings: GraphWarning[];
 }
 
+const PACK_CACHE_SIZE = 500;
+
 @Injectable()
 export class WorkflowsService {
+  private readonly packCache = new Map<number, { version: number; updatedAt: number; pack: PackSnapshot }>();
   readonly records: OwnedRecords<Workflow>;
   private readonly agents: OwnedRecords<Agent>;
 
@@ -198,13 +201,26 @@ export class WorkflowsService {
   // ------------------------------------------------------------------------------------------
   // Runtime helpers
 
-  /** The pack as the runtime walks it; `user` null = system packs only. 404 when not visible. */
+  /**
+   * The pack as the runtime walks it; `user` null = system packs only. 404 when not visible.
+   * Every turn needs it, so the graph is cached per pack and reused while the row's `version` and
+   * `updated_at` are unchanged (one indexed read per turn instead of a snapshot transaction).
+   * The check is against the database, so it stays right with several processes.
+   */
   async getPackForRuntime(user: AuthUser | null, packId: number): Promise<PackSnapshot> {
-    return this.snapshot(async (m) => {
-      const wf = await findVisible(this.records, user, packId, m);
-      const graph = await loadGraph(m, wf.id);
-      return { id: wf.id, slug: wf.slug, name: wf.name, domain: wf.domain, stages: [...wf.stages], nodes: graph.nodes, edges: graph.edges };
+    const wf = await findVisible(this.records, user, packId);
+    const hit = this.packCache.get(wf.id);
+    if (hit && hit.version === wf.version && hit.updatedAt === wf.updated_at.getTime()) return hit.pack;
+    const loaded = await this.snapshot(async (m) => {
+      const row = await findVisible(this.records, user, packId, m);
+      const graph = await loadGraph(m, row.id);
+      const pack: PackSnapshot = { id: row.id, slug: row.slug, name: row.name, domain: row.domain, stages: [...row.stages], nodes: graph.nodes, edges: graph.edges };
+      return { version: row.version, updatedAt: row.updated_at.getTime(), pack };
     });
+    this.packCache.delete(wf.id);
+    this.packCache.set(wf.id, loaded);
+    if (this.packCache.size > PACK_CACHE_SIZE) this.packCache.delete(this.packCache.keys().next().value as number);
+    return loaded.pack;
   }
 
   // ------------------------------------------------------------------------------------------
