@@ -1,5 +1,6 @@
 /** The runtime's Nest face: runs turns and chooses providers. Still no HTTP and no database here. */
 import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { createProvider, type ModelProviderKind } from './providers/create-provider';
 import { OfflineProvider } from './providers/offline.provider';
@@ -8,6 +9,7 @@ import type { ResolvedModel, RuntimeEvent, TurnRequest, TurnResult } from './run
 import { runTurn } from './turn-runner';
 
 const KINDS: readonly string[] = ['vendor_a', 'vendor_b', 'custom'];
+const PROVIDER_CACHE_SIZE = 100;
 
 /** A provider that fails on use: a refused or unconfigured model becomes a clean `error` event. */
 class FailingProvider implements Provider {
@@ -21,6 +23,7 @@ class FailingProvider implements Provider {
 @Injectable()
 export class RuntimeService {
   private readonly offline = new OfflineProvider();
+  private readonly providers = new Map<string, Provider>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -38,11 +41,17 @@ export class RuntimeService {
   providerFor(model: ResolvedModel | null): { provider: Provider; name: string; model: string } {
     const m = model ?? this.defaultModel();
     if (!m || m.provider === 'offline') return { provider: this.offline, name: 'offline', model: 'offline' };
+    // Providers (and their SDK clients with pooled connections) are kept per model configuration.
+    const key = createHash('sha256').update(JSON.stringify([m.provider, m.model_id, m.api_base, m.api_key])).digest('base64url');
+    const cached = this.providers.get(key);
+    if (cached) return { provider: cached, name: m.provider, model: m.model_id };
     try {
       const provider = createProvider(
         { provider: m.provider, model_id: m.model_id, api_base: m.api_base, api_key: m.api_key },
         { VENDOR_A_API_KEY: this.config.vendorAKey, VENDOR_B_API_KEY: this.config.vendorBKey, MODEL_HOSTS: this.config.modelHosts },
       );
+      this.providers.set(key, provider);
+      if (this.providers.size > PROVIDER_CACHE_SIZE) this.providers.delete(this.providers.keys().next().value as string);
       return { provider, name: m.provider, model: m.model_id };
     } catch (e) {
       const err = e instanceof ProviderError ? e : new ProviderError('provider_refused', 'The model could not be configured.');

@@ -13,7 +13,9 @@
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import {
+  callScopedFetch,
   ChatMessage,
+  currentCall,
   DEFAULT_MAX_RETRIES,
   FinishReason,
   parseToolArguments,
@@ -55,8 +57,27 @@ export interface AnthropicProviderOptions {
 export class AnthropicProvider implements Provider {
   readonly name: string;
 
+  private sdk: ExplicitAnthropic | null = null;
+
   constructor(private readonly opts: AnthropicProviderOptions = {}) {
     this.name = opts.name ?? 'vendor_b';
+  }
+
+  /** One SDK client per provider; per-call state reaches its fetch through `currentCall`. */
+  private client(): ExplicitAnthropic {
+    if (this.sdk) return this.sdk;
+    const key = this.opts.apiKey || null;
+    this.sdk = new ExplicitAnthropic({
+      baseURL: this.opts.baseURL || ANTHROPIC_BASE_URL,
+      apiKey: key,
+      authToken: null,
+      defaultHeaders: key ? undefined : { Authorization: null, 'X-Api-Key': null },
+      maxRetries: this.opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+      fetch: callScopedFetch(this.opts.fetch ?? globalThis.fetch),
+      fetchOptions: { redirect: 'manual' }, // never follow a redirect (policyFetch enforces it too)
+      logLevel: 'off',
+    });
+    return this.sdk;
   }
 
   async *stream(req: ProviderRequest): AsyncGenerator<ProviderEvent> {
@@ -66,22 +87,12 @@ export class AnthropicProvider implements Provider {
       idleTimeoutMs: this.opts.idleTimeoutMs,
     });
     try {
-      const key = this.opts.apiKey || null;
-      const client = new ExplicitAnthropic({
-        baseURL: this.opts.baseURL || ANTHROPIC_BASE_URL,
-        apiKey: key,
-        authToken: null,
-        defaultHeaders: key ? undefined : { Authorization: null, 'X-Api-Key': null },
-        maxRetries: this.opts.maxRetries ?? DEFAULT_MAX_RETRIES,
-        timeout: call.attemptTimeoutMs,
-        fetch: call.wrapFetch(this.opts.fetch ?? globalThis.fetch),
-        fetchOptions: { redirect: 'manual' }, // never follow a redirect (policyFetch enforces it too)
-        logLevel: 'off',
-      });
-
+      const client = this.client();
       let stream: AsyncIterable<StreamEvent>;
       try {
-        stream = await call.race(client.messages.create(toAnthropicBody(req), { signal: call.signal }));
+        stream = await call.race(
+          currentCall.run(call, () => client.messages.create(toAnthropicBody(req), { signal: call.signal, timeout: call.attemptTimeoutMs })),
+        );
       } catch (err) {
         throw call.fail(err, SDK_ERRORS);
       }

@@ -9,7 +9,9 @@
  */
 import OpenAI from 'openai';
 import {
+  callScopedFetch,
   ChatMessage,
+  currentCall,
   DEFAULT_MAX_RETRIES,
   FinishReason,
   parseToolArguments,
@@ -46,6 +48,33 @@ export interface OpenAiProviderOptions {
 export class OpenAiProvider implements Provider {
   readonly name: 'vendor_a' | 'custom';
 
+  private sdk: OpenAI | null = null;
+
+  /**
+   * One SDK client per provider (the runtime keeps providers per model), so a call costs no client
+   * construction. What belongs to a single call (deadline, idle timer, refusal handling) reaches the
+   * client's fetch through `currentCall`.
+   */
+  private client(): OpenAI {
+    if (this.sdk) return this.sdk;
+    const key = this.opts.apiKey || null;
+    const inner = this.opts.fetch ?? globalThis.fetch;
+    this.sdk = new OpenAI({
+      baseURL: this.opts.baseURL || OPENAI_BASE_URL,
+      apiKey: key ?? 'unused', // the SDK insists on one; the header is removed below
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      defaultHeaders: key ? undefined : { Authorization: null },
+      maxRetries: this.opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+      fetch: callScopedFetch(inner),
+      fetchOptions: { redirect: 'manual' }, // never follow a redirect (policyFetch enforces it too)
+      logLevel: 'off',
+    });
+    return this.sdk;
+  }
+
   constructor(private readonly opts: OpenAiProviderOptions = {}) {
     this.name = opts.name ?? 'vendor_a';
   }
@@ -57,25 +86,12 @@ export class OpenAiProvider implements Provider {
       idleTimeoutMs: this.opts.idleTimeoutMs,
     });
     try {
-      const key = this.opts.apiKey || null;
-      const client = new OpenAI({
-        baseURL: this.opts.baseURL || OPENAI_BASE_URL,
-        apiKey: key ?? 'unused', // the SDK insists on one; the header is removed below
-        adminAPIKey: null,
-        organization: null,
-        project: null,
-        webhookSecret: null,
-        defaultHeaders: key ? undefined : { Authorization: null },
-        maxRetries: this.opts.maxRetries ?? DEFAULT_MAX_RETRIES,
-        timeout: call.attemptTimeoutMs,
-        fetch: call.wrapFetch(this.opts.fetch ?? globalThis.fetch),
-        fetchOptions: { redirect: 'manual' }, // never follow a redirect (policyFetch enforces it too)
-        logLevel: 'off',
-      });
-
+      const client = this.client();
       let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
       try {
-        stream = await call.race(client.chat.completions.create(this.body(req), { signal: call.signal }));
+        stream = await call.race(
+          currentCall.run(call, () => client.chat.completions.create(this.body(req), { signal: call.signal, timeout: call.attemptTimeoutMs })),
+        );
       } catch (err) {
         throw call.fail(err, OpenAI);
       }

@@ -11,6 +11,7 @@
  * to `ProviderError`. Retries happen only inside the SDKs, before any response body is read, so a call
  * is never retried after a token was emitted.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { HostPolicyError } from '../../../platform/net/host-policy';
 
 export interface ToolCall {
@@ -395,4 +396,15 @@ function cap(s: string): string {
 
 function truncate(s: string, n = 300): string {
   return s.length > n ? s.slice(0, n) + '…' : s;
+}
+
+/** The ProviderCall a long-lived SDK client is working for (set around each SDK request). */
+export const currentCall = new AsyncLocalStorage<ProviderCall>();
+
+/** A fetch for a long-lived SDK client that applies the current call's rules (see ProviderCall.wrapFetch). */
+export function callScopedFetch(inner: typeof fetch): typeof fetch {
+  return ((input: string | URL | Request, init?: RequestInit) => {
+    const call = currentCall.getStore();
+    return call ? call.wrapFetch(inner)(input, init) : inner(input, init);
+  }) as typeof fetch;
 }
