@@ -102,16 +102,24 @@ describe('studio (browser)', () => {
       const agentOption = page.locator('[data-testid="prop-agent"] option', { hasText: 'PRD writer' });
       await page.getByTestId('prop-agent').selectOption(await agentOption.getAttribute('value'));
       await page.getByTestId('prop-stage').selectOption('design');
-      // connect the system "design" agent node to the new node
-      await page.getByTestId('fit-view').click();
+      // move the new node (added at the canvas centre, maybe over others) to open space, then
+      // connect the system "design" agent node to it
       const src = `[data-testid="flow-node"][data-node-key="design"]`;
       const dst = `[data-testid="flow-node"][data-node-key="${key}"]`;
       await page.locator(dst).waitFor();
-      const from = await center(page, `.react-flow__node:has(${src}) .react-flow__handle.source`);
-      const to = await center(page, `.react-flow__node:has(${dst}) .react-flow__handle.target`);
+      const canvas = await page.getByTestId('canvas').boundingBox();
+      assert.ok(canvas);
+      await dragBetween(page, await center(page, dst), { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height - 120 });
+      await page.getByTestId('fit-view').click();
+      await page.waitForTimeout(400); // fit-view animates
       const edgesBefore = await page.locator('.react-flow__edge').count();
-      await dragBetween(page, from, to);
-      await page.waitForFunction((n) => document.querySelectorAll('.react-flow__edge').length === n + 1, edgesBefore);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const from = await center(page, `.react-flow__node:has(${src}) .react-flow__handle.source`);
+        const to = await center(page, `.react-flow__node:has(${dst}) .react-flow__handle.target`);
+        await dragBetween(page, from, to);
+        if ((await page.locator('.react-flow__edge').count()) === edgesBefore + 1) break;
+      }
+      assert.equal(await page.locator('.react-flow__edge').count(), edgesBefore + 1, 'the edge was drawn');
       await page.getByTestId('save-graph').click();
       await page.locator('[data-testid="dirty-indicator"][data-dirty="false"]').waitFor();
       const graph = await (await page.request.get(`${server.url}/studio/api/workflows/${cloneId}/graph`)).json();
