@@ -40,7 +40,7 @@ describe('studio (browser)', () => {
     await withPage(browser, t, async ({ page, consoleErrors }) => {
       await login(page, server.url);
       await page.goto(server.url + '/studio/models');
-      await page.getByTestId('models-new').click();
+      await page.getByTestId('models-new').first().click();
       const form = page.getByTestId('model-form');
       await form.locator('input[name="label"]').fill('Local llama');
       await form.locator('select[name="provider"]').selectOption('custom');
@@ -56,7 +56,7 @@ describe('studio (browser)', () => {
       await page.locator('[data-testid="models-row"][data-name="Local llama"]').waitFor();
 
       await page.goto(server.url + '/studio/skills');
-      await page.getByTestId('skills-new').click();
+      await page.getByTestId('skills-new').first().click();
       const skill = page.getByTestId('skill-form');
       await skill.locator('input[name="name"]').fill('PRD writing');
       await skill.locator('textarea[name="prompt_md"]').fill('# Write a PRD\nKeep it short.');
@@ -65,7 +65,7 @@ describe('studio (browser)', () => {
       await page.locator('[data-testid="skills-row"][data-name="PRD writing"]').waitFor();
 
       await page.goto(server.url + '/studio/agents');
-      await page.getByTestId('agents-new').click();
+      await page.getByTestId('agents-new').first().click();
       const agent = page.getByTestId('agent-form');
       await agent.locator('input[name="name"]').fill('PRD writer');
       await agent.locator('input[name="role"]').fill('Product manager');
