@@ -1,4 +1,8 @@
-/** Runtime: runs a turn through a pack (graph walk, ReAct loop, tools, providers). No HTTP in here. */
+/**
+ * Runtime: runs a turn through a pack — graph walk, ReAct loop, tools, providers. No HTTP and no
+ * database in here; the chat module supplies the ports (agents, state, workspace) and carries the events.
+ * APP_CONFIG comes from the global config provider.
+ */
 import { Module } from '@nestjs/common';
 import { RuntimeService } from './runtime.service';
 

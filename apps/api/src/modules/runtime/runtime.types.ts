@@ -107,7 +107,8 @@ export type RuntimeEvent =
   | { event: 'workflow'; data: { project_slug: string | null; domain: string; stage: string; pack_id: number; awaiting_gate: AwaitingGate | null } }
   | { event: 'stage'; data: { from: string; to: string; index: number; stages: string[] } }
   | { event: 'node'; data: { node_key: string; type: string; stage_label: string | null; state: 'started' | 'finished' } }
-  | { event: 'agent'; data: { agent_id: number; name: string; role: string; model: string } }
+  /** `model` is the model name the agent runs on; `provider` its provider (offline, vendor_a, vendor_b, custom) */
+  | { event: 'agent'; data: { agent_id: number; name: string; role: string; model: string; provider?: string } }
   | { event: 'content'; data: { delta: string } }
   | { event: 'tool_call'; data: { call_id: string; name: string; arguments: unknown } }
   | { event: 'tool_result'; data: { call_id: string; name: string; ok: boolean; output: string; error?: string } }

@@ -1,234 +1,297 @@
 /**
- * One turn through a pack (SPEC §6): advance, pick the node, walk agent/branch/gate nodes, move stages,
- * write artifacts, at most 25 nodes. Yields typed events (all but `close`) and returns the result.
- * Turn failures become an `error` event followed by the final `workflow` and `done`; nothing throws.
+ * One turn through a pack (SPEC §6): advance, pick the node, walk agent / branch / gate nodes, move
+ * stages, write artifacts — at most 25 nodes. Yields every stream event except `close` (the chat layer
+ * adds it after persisting the run) and returns the TurnResult.
+ *
+ * Nothing here throws for a turn failure: a failure becomes one `error` event, then the final
+ * `workflow` and `done` events, exactly like a success ends. Event order of a turn:
+ *
+ *   status → pack → workflow
+ *   [advance]   stage
+ *   [per node]  node(started) → [agent: agent → content/tool_call/tool_result/files_changed … →
+ *               files_changed (artifact)] → node(finished) → [stage, when the next node is in another stage]
+ *   [gate]      node(started) → node(finished) → awaiting_gate
+ *   [failure]   error
+ *   workflow → done
  */
 import { entryNode, indexGraph, nextAfter, outgoingEdges, type GraphIndex, type GraphNode } from '@service/workflow-graph';
+import { DomainError } from '../../platform/errors/domain-error';
+import { normalizeWorkspacePath } from '../projects/workspace-path';
 import { ProviderError, type ChatMessage } from './providers/provider';
-import { reactLoop } from './react-loop';
-import type { AwaitingGate, FileChangeInfo, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
+import { buildSystemPrompt, LoopAborted, reactLoop, type Tally } from './react-loop';
+import type { AwaitingGate, FileChangeInfo, ResolvedAgent, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
+import { MAX_FILE_BYTES } from './tools';
 
+/** A turn visits at most this many nodes (SPEC §6.3). */
 export const MAX_NODES_PER_TURN = 25;
 
-class TurnError extends Error {
-  constructor(readonly code: string, message: string) {
+export interface TurnDeps {
+  /** The server's default model, shown in the first `status` event (default: what `ports.provider(null)` names). */
+  server?: { provider: string; model: string };
+  /** Secret values (API keys) scrubbed from every error message, besides the agent's own key. */
+  secrets?: readonly string[];
+}
+
+/** A turn failure with its stream error code. */
+export class TurnFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
-export function buildSystemPrompt(req: TurnRequest, agent: { system_prompt: string; skill_prompts: string[]; name: string; role: string }, node: GraphNode, stage: string) {
-  const parts = [agent.system_prompt.trim(), ...agent.skill_prompts.map((p) => p.trim())].filter(Boolean);
-  const context = [
-    '## Context',
-    `You are ${agent.name}${agent.role ? ` (${agent.role})` : ''}, working in the "${stage}" stage of the pack "${req.pack.name}" (stages: ${req.pack.stages.join(' → ')}).`,
-    req.project_slug ? `Project: ${req.project_slug}. The workspace tools operate on this project's files.` : 'Demo mode: the workspace is a read-only sample.',
-    `Node: ${node.node_key}.`,
-  ];
-  const config = Object.entries(node.config ?? {}).filter(([k]) => k !== 'artifact');
-  if (config.length) context.push(`Node settings: ${JSON.stringify(Object.fromEntries(config))}`);
-  const artifact = typeof node.config?.artifact === 'string' ? node.config.artifact : null;
-  if (artifact) context.push(`Artifact to produce: ${artifact}`);
-  parts.push(context.join('\n'));
-  return parts.join('\n\n');
+export async function* runTurn(req: TurnRequest, deps: TurnDeps = {}): AsyncGenerator<RuntimeEvent, TurnResult> {
+  return yield* new Turn(req, deps).run();
 }
 
-export async function* runTurn(req: TurnRequest): AsyncGenerator<RuntimeEvent, TurnResult> {
-  const { pack, ports } = req;
-  const stages = pack.stages;
-  let stage = stages.includes(req.stage) ? req.stage : stages[0];
-  let awaiting: AwaitingGate | null = req.awaiting_gate;
-  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  const toolCalls: TurnResult['tool_calls'] = [];
-  const filesChanged: FileChangeInfo[] = [];
-  let reply = '';
-  let lastNodeKey: string | null = null;
-  let lastAgent: TurnResult['agent'] = null;
-  let error: TurnResult['error'] = null;
-  let state: TurnResult['state'] = 'done';
+class Turn {
+  private readonly stages: string[];
+  private readonly index: GraphIndex;
+  private stage: string;
+  private awaiting: AwaitingGate | null;
+  private reply = '';
+  private nodeKey: string | null = null;
+  private agent: TurnResult['agent'] = null;
+  private readonly tally: Tally = { usage: { input_tokens: 0, output_tokens: 0 }, tool_calls: [], files: [] };
+  private readonly secrets: string[];
 
-  const def = ports.provider(null);
-  yield { event: 'status', data: { run_id: req.run_id, state: 'running', provider: def.name, model: def.model } };
-  yield { event: 'pack', data: { pack_id: pack.id, slug: pack.slug, name: pack.name, domain: pack.domain, stages } };
-  const workflowEvent = (): RuntimeEvent => ({
-    event: 'workflow',
-    data: { project_slug: req.project_slug, domain: pack.domain, stage, pack_id: pack.id, awaiting_gate: awaiting },
-  });
-  yield workflowEvent();
-
-  function* moveTo(to: string): Generator<RuntimeEvent> {
-    const from = stage;
-    stage = to;
-    yield { event: 'stage', data: { from, to, index: stages.indexOf(to), stages } };
+  constructor(
+    private readonly req: TurnRequest,
+    private readonly deps: TurnDeps,
+  ) {
+    this.stages = [...req.pack.stages];
+    this.index = indexGraph({ nodes: req.pack.nodes, edges: req.pack.edges });
+    this.stage = this.stages.includes(req.stage) ? req.stage : (this.stages[0] ?? req.stage);
+    this.awaiting = req.awaiting_gate;
+    this.secrets = [...(deps.secrets ?? [])];
   }
 
-  try {
-    if (req.signal.aborted) throw new TurnError('cancelled', 'The run was cancelled.');
-    if (req.advance) {
-      const idx = stages.indexOf(stage);
-      const target = awaiting?.next_stage && stages.includes(awaiting.next_stage) ? awaiting.next_stage : stages[idx + 1];
-      if (!target || stages.indexOf(target) <= idx) throw new TurnError('last_stage', `"${stage}" is the last stage of ${pack.name}: there is nothing to advance to.`);
-      awaiting = null;
-      yield* moveTo(target);
-      await ports.saveState({ stage, awaiting_gate: null });
-    }
+  async *run(): AsyncGenerator<RuntimeEvent, TurnResult> {
+    const { req } = this;
+    const { pack } = req;
+    const server = this.deps.server ?? this.portDefault();
+    yield { event: 'status', data: { run_id: req.run_id, state: 'running', provider: server.provider, model: server.model } };
+    yield { event: 'pack', data: { pack_id: pack.id, slug: pack.slug, name: pack.name, domain: pack.domain, stages: this.stages } };
+    yield this.workflowEvent();
 
-    if (req.message.trim()) {
-      const index = indexGraph({ nodes: pack.nodes, edges: pack.edges });
-      let node: GraphNode | null;
-      if (req.node_key) {
-        node = index.nodes.get(req.node_key) ?? null;
-        if (!node) throw new TurnError('unknown_node', `The pack has no node "${req.node_key}".`);
-      } else {
-        node = entryNode(index, stage);
-        if (!node) throw new TurnError('no_entry_node', `The stage "${stage}" has no agent node to talk to.`);
+    let error: TurnResult['error'] = null;
+    let state: TurnResult['state'] = 'done';
+    try {
+      this.checkAbort();
+      if (req.advance) yield* this.advance();
+      if (req.message.trim()) {
+        const node = this.pickNode();
+        if (node.stage_label && node.stage_label !== this.stage && this.stages.includes(node.stage_label)) yield* this.moveTo(node.stage_label);
+        yield* this.walk(node);
+      } else if (!req.advance) {
+        throw new TurnFailure('empty_message', 'The message is empty: write a message, or set advance to move to the next stage.');
       }
-      if (node.stage_label && node.stage_label !== stage && stages.includes(node.stage_label)) {
-        yield* moveTo(node.stage_label);
-        await ports.saveState({ stage, awaiting_gate: awaiting });
-      }
-      const walk = walkGraph(req, index, node, () => stage, (s) => moveTo(s), (g) => (awaiting = g));
-      for (;;) {
-        const step = await walk.next();
-        if (step.done) {
-          reply = step.value.reply;
-          lastNodeKey = step.value.nodeKey;
-          lastAgent = step.value.agent;
-          usage.input_tokens += step.value.usage.input_tokens;
-          usage.output_tokens += step.value.usage.output_tokens;
-          toolCalls.push(...step.value.toolCalls);
-          filesChanged.push(...step.value.files);
-          if (step.value.error) throw new TurnError(step.value.error.code, step.value.error.message);
-          break;
-        }
-        yield step.value;
-      }
+    } catch (e) {
+      ({ state, error } = this.classify(e));
+      yield { event: 'error', data: error };
     }
-  } catch (e) {
-    if (req.signal.aborted && (req.signal.reason as { code?: string } | undefined)?.code === 'turn_timeout') {
-      state = 'error';
-      error = { code: 'turn_timeout', message: 'The turn took longer than its time limit and was stopped.' };
-    } else if (req.signal.aborted) {
-      state = 'cancelled';
-      error = { code: 'cancelled', message: 'The run was cancelled.' };
-    } else if (e instanceof TurnError) {
-      state = 'error';
-      error = { code: e.code, message: e.message };
-    } else if (e instanceof ProviderError) {
-      state = 'error';
-      error = { code: e.code, message: e.message };
-    } else {
-      state = 'error';
-      error = { code: 'internal', message: 'The turn failed unexpectedly.' };
-    }
-    yield { event: 'error', data: error };
+    yield this.workflowEvent();
+    const usage: Usage = { ...this.tally.usage };
+    yield { event: 'done', data: { run_id: req.run_id, reply: this.reply, usage, state } };
+    return {
+      state,
+      reply: this.reply,
+      stage: this.stage,
+      awaiting_gate: this.awaiting,
+      node_key: this.nodeKey,
+      agent: this.agent,
+      tool_calls: this.tally.tool_calls,
+      files_changed: this.tally.files,
+      usage,
+      error,
+    };
   }
-  yield workflowEvent();
-  yield { event: 'done', data: { run_id: req.run_id, reply, usage, state } };
-  return { state, reply, stage, awaiting_gate: awaiting, node_key: lastNodeKey, agent: lastAgent, tool_calls: toolCalls, files_changed: filesChanged, usage, error };
-}
 
-interface WalkResult {
-  reply: string;
-  nodeKey: string | null;
-  agent: TurnResult['agent'];
-  usage: Usage;
-  toolCalls: TurnResult['tool_calls'];
-  files: FileChangeInfo[];
-  error: { code: string; message: string } | null;
-}
+  private portDefault() {
+    const { name, model } = this.req.ports.provider(null);
+    return { provider: name, model };
+  }
 
-async function* walkGraph(
-  req: TurnRequest,
-  index: GraphIndex,
-  start: GraphNode,
-  currentStage: () => string,
-  moveTo: (stage: string) => Generator<RuntimeEvent>,
-  setAwaiting: (g: AwaitingGate | null) => void,
-): AsyncGenerator<RuntimeEvent, WalkResult> {
-  const { ports, pack } = req;
-  const out: WalkResult = { reply: '', nodeKey: null, agent: null, usage: { input_tokens: 0, output_tokens: 0 }, toolCalls: [], files: [], error: null };
-  const written = new Set<string>();
-  let node: GraphNode | null = start;
-  let visited = 0;
-  let input = req.message;
+  private workflowEvent(): RuntimeEvent {
+    const { req } = this;
+    return { event: 'workflow', data: { project_slug: req.project_slug, domain: req.pack.domain, stage: this.stage, pack_id: req.pack.id, awaiting_gate: this.awaiting } };
+  }
 
-  while (node) {
-    if (req.signal.aborted) throw new TurnError('cancelled', 'The run was cancelled.');
-    if (++visited > MAX_NODES_PER_TURN) {
-      out.error = { code: 'node_limit', message: `A turn visits at most ${MAX_NODES_PER_TURN} nodes; the pack loops.` };
-      return out;
+  private checkAbort() {
+    if (this.req.signal.aborted) throw new LoopAborted();
+  }
+
+  /** Moves the project to another stage: persists it (any pending gate is settled by the move), then says so. */
+  private async *moveTo(to: string): AsyncGenerator<RuntimeEvent> {
+    const from = this.stage;
+    this.stage = to;
+    this.awaiting = null;
+    await this.req.ports.saveState({ stage: to, awaiting_gate: null });
+    yield { event: 'stage', data: { from, to, index: this.stages.indexOf(to), stages: this.stages } };
+  }
+
+  /**
+   * Advance approves the current stage's gate (pending, or not reached yet) and moves to the next stage:
+   * the stage the pending gate leads to when it leads forward, else the next stage in the pack's order.
+   */
+  private async *advance(): AsyncGenerator<RuntimeEvent> {
+    const i = this.stages.indexOf(this.stage);
+    const gate = this.awaiting && this.awaiting.stage === this.stage ? this.awaiting : null;
+    const target = gate?.next_stage && this.stages.indexOf(gate.next_stage) > i ? gate.next_stage : this.stages[i + 1];
+    if (!target) {
+      throw new TurnFailure('last_stage', `"${this.stage}" is the last stage of the pack "${this.req.pack.name}": there is no next stage to advance to.`);
     }
-    out.nodeKey = node.node_key;
-    yield { event: 'node', data: { node_key: node.node_key, type: node.type, stage_label: node.stage_label, state: 'started' } };
+    yield* this.moveTo(target);
+  }
 
-    if (node.type === 'gate') {
-      const stage = currentStage();
-      const after = nextAfter(index, node.node_key, { reply: out.reply, stage, files: [] });
-      const i = pack.stages.indexOf(stage);
-      const nextStage = after?.stage_label && after.stage_label !== stage ? after.stage_label : (pack.stages[i + 1] ?? null);
-      const gate: AwaitingGate = { node_key: node.node_key, stage, next_stage: nextStage };
-      setAwaiting(gate);
-      await ports.saveState({ stage, awaiting_gate: gate });
-      yield { event: 'node', data: { node_key: node.node_key, type: node.type, stage_label: node.stage_label, state: 'finished' } };
-      yield { event: 'awaiting_gate', data: gate };
-      return out;
+  private pickNode(): GraphNode {
+    const { req } = this;
+    if (req.node_key) {
+      const node = this.index.nodes.get(req.node_key);
+      if (!node) throw new TurnFailure('unknown_node', `The pack "${req.pack.name}" has no node "${req.node_key}".`);
+      return node;
     }
+    const node = entryNode(this.index, this.stage);
+    if (!node) throw new TurnFailure('no_entry_node', `The stage "${this.stage}" of the pack "${req.pack.name}" has no agent node to run.`);
+    return node;
+  }
 
-    if (node.type === 'agent') {
-      if (node.agent_id == null) throw new TurnError('agent_missing', `Node ${node.node_key} names no agent.`);
-      const agent = await ports.loadAgent(node.agent_id);
-      if (!agent) throw new TurnError('agent_missing', `The agent of node ${node.node_key} no longer exists or is not visible.`);
-      const { provider, name, model } = ports.provider(agent.model);
-      yield { event: 'agent', data: { agent_id: agent.id, name: agent.name, role: agent.role, model: `${name}:${model}` } };
-      out.agent = { id: agent.id, name: agent.name, role: agent.role };
-      const stage = currentStage();
-      const messages: ChatMessage[] = [...req.history, { role: 'user', content: input }];
-      const loop = reactLoop({
+  private async *walk(start: GraphNode): AsyncGenerator<RuntimeEvent> {
+    let node: GraphNode | null = start;
+    let visited = 0;
+    let input = this.req.message;
+    while (node) {
+      this.checkAbort();
+      if (++visited > MAX_NODES_PER_TURN) {
+        throw new TurnFailure('node_limit', `The turn stopped after visiting ${MAX_NODES_PER_TURN} nodes (the limit per turn); the graph probably loops.`);
+      }
+      this.nodeKey = node.node_key;
+      const info = { node_key: node.node_key, type: node.type, stage_label: node.stage_label };
+      yield { event: 'node', data: { ...info, state: 'started' } };
+
+      if (node.type === 'gate') {
+        const gate = await this.gate(node);
+        yield { event: 'node', data: { ...info, state: 'finished' } };
+        yield { event: 'awaiting_gate', data: gate };
+        return;
+      }
+      if (node.type === 'agent') {
+        const { agent, reply } = yield* this.runAgent(node, input);
+        input = `${this.req.message}\n\n---\n${agent.name} (node ${node.node_key}) replied:\n${reply}`;
+      }
+      yield { event: 'node', data: { ...info, state: 'finished' } };
+
+      const next = nextAfter(this.index, node.node_key, await this.conditionContext(node.node_key));
+      if (next && next.type !== 'gate' && next.stage_label && next.stage_label !== this.stage && this.stages.includes(next.stage_label)) {
+        yield* this.moveTo(next.stage_label);
+      }
+      node = next;
+    }
+  }
+
+  /** {reply, stage, files} for the conditions on the way out; the workspace is listed only when needed. */
+  private async conditionContext(nodeKey: string) {
+    const conditional = outgoingEdges(this.index, nodeKey).some((e) => e.condition !== null && e.condition.trim() !== '');
+    const files = conditional ? (await this.req.ports.workspace.list()).map((f) => f.path) : [];
+    return { reply: this.reply, stage: this.stage, files };
+  }
+
+  /** A gate stops the turn and records itself in the project state. */
+  private async gate(node: GraphNode): Promise<AwaitingGate> {
+    const i = this.stages.indexOf(this.stage);
+    const after = nextAfter(this.index, node.node_key, await this.conditionContext(node.node_key));
+    const leadsTo = after?.stage_label && this.stages.indexOf(after.stage_label) > i ? after.stage_label : null;
+    const gate: AwaitingGate = { node_key: node.node_key, stage: this.stage, next_stage: leadsTo ?? this.stages[i + 1] ?? null };
+    this.awaiting = gate;
+    await this.req.ports.saveState({ stage: this.stage, awaiting_gate: gate });
+    return gate;
+  }
+
+  private async *runAgent(node: GraphNode, input: string): AsyncGenerator<RuntimeEvent, { agent: ResolvedAgent; reply: string }> {
+    const { req } = this;
+    if (node.agent_id == null) throw new TurnFailure('agent_missing', `The agent node "${node.node_key}" names no agent.`);
+    const agent = await req.ports.loadAgent(node.agent_id);
+    if (!agent) throw new TurnFailure('agent_missing', `The agent of node "${node.node_key}" (id ${node.agent_id}) does not exist or is not visible to you.`);
+    if (agent.model?.api_key) this.secrets.push(agent.model.api_key);
+    const chosen = req.ports.provider(agent.model);
+    yield { event: 'agent', data: { agent_id: agent.id, name: agent.name, role: agent.role, model: chosen.model, provider: chosen.name } };
+    this.agent = { id: agent.id, name: agent.name, role: agent.role };
+
+    const artifact = artifactOf(node);
+    const readOnly = req.ports.workspace.readOnly;
+    const messages: ChatMessage[] = [...req.history, { role: 'user', content: input }];
+    let result;
+    try {
+      result = yield* reactLoop({
         agent,
-        model: agent.model,
-        provider,
-        modelName: model,
-        system: buildSystemPrompt(req, agent, node, stage),
+        provider: chosen.provider,
+        model: chosen.model,
+        modelRecord: agent.model,
+        system: buildSystemPrompt(agent, { stage: this.stage, stages: this.stages, pack: req.pack, node, artifact, readOnly }),
         messages,
-        workspace: ports.workspace,
-        written,
+        workspace: req.ports.workspace,
         signal: req.signal,
+        tally: this.tally,
       });
-      let step = await loop.next();
-      while (!step.done) {
-        yield step.value;
-        step = await loop.next();
-      }
-      const r = step.value;
-      out.reply = r.reply;
-      out.usage.input_tokens += r.usage.input_tokens;
-      out.usage.output_tokens += r.usage.output_tokens;
-      out.toolCalls.push(...r.toolCalls);
-      out.files.push(...r.files);
-      if (r.error) {
-        out.error = r.error;
-        return out;
-      }
-      const artifact = typeof node.config?.artifact === 'string' ? node.config.artifact : null;
-      if (artifact && r.reply.trim() && !written.has(artifact) && !ports.workspace.readOnly) {
-        const change = await ports.workspace.write(artifact, r.reply);
-        written.add(change.path);
-        out.files.push(change);
-        yield { event: 'files_changed', data: { files: [change] } };
-      }
-      input = `${req.message}\n\n[${agent.name} replied]\n${r.reply}`;
+    } catch (e) {
+      if (e instanceof ProviderError && !req.signal.aborted) throw new TurnFailure(e.code, providerMessage(e, chosen.name, chosen.model));
+      throw e;
     }
+    this.reply = result.reply;
+    if (result.error) throw new TurnFailure(result.error.code, result.error.message);
 
-    yield { event: 'node', data: { node_key: node.node_key, type: node.type, stage_label: node.stage_label, state: 'finished' } };
-    // The workspace listing is only needed when a condition on the way out may look at files.
-    const conditional = outgoingEdges(index, node.node_key).some((e) => e.condition);
-    const files = conditional ? (await ports.workspace.list()).map((f) => f.path) : [];
-    const next: GraphNode | null = nextAfter(index, node.node_key, { reply: out.reply, stage: currentStage(), files });
-    if (next?.stage_label && next.stage_label !== currentStage() && pack.stages.includes(next.stage_label) && next.type !== 'gate') {
-      yield* moveTo(next.stage_label);
-      await ports.saveState({ stage: currentStage(), awaiting_gate: null });
+    if (artifact && !readOnly && result.reply.trim() && !result.written.has(artifact)) {
+      if (Buffer.byteLength(result.reply, 'utf8') > MAX_FILE_BYTES) throw new TurnFailure('artifact_failed', `The reply is too large to store as ${artifact} (a file is at most 1 MiB).`);
+      let change: FileChangeInfo;
+      try {
+        change = await req.ports.workspace.write(artifact, result.reply);
+      } catch (e) {
+        if (e instanceof DomainError) throw new TurnFailure('artifact_failed', `Could not store the reply as ${artifact}: ${e.detail}`);
+        throw e;
+      }
+      this.tally.files.push(change);
+      yield { event: 'files_changed', data: { files: [change] } };
     }
-    node = next;
+    return { agent, reply: result.reply };
   }
-  return out;
+
+  private classify(e: unknown): { state: TurnResult['state']; error: { code: string; message: string } } {
+    const { signal } = this.req;
+    if (signal.aborted) {
+      const reason = signal.reason as { code?: unknown } | undefined;
+      if (reason && typeof reason === 'object' && reason.code === 'turn_timeout') {
+        return { state: 'error', error: { code: 'turn_timeout', message: 'The turn took longer than its time limit and was stopped.' } };
+      }
+      return { state: 'cancelled', error: { code: 'cancelled', message: 'The run was cancelled.' } };
+    }
+    if (e instanceof TurnFailure) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
+    if (e instanceof ProviderError) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
+    return { state: 'error', error: { code: 'internal', message: 'The turn failed unexpectedly.' } };
+  }
+
+  /** Removes every known key, and anything shaped like one, from a message meant for the client. */
+  private scrub(message: string): string {
+    let out = message;
+    for (const s of this.secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
+    return out.replace(/\b(?:sk|pk|rk|xai|gsk|key)-[A-Za-z0-9_-]{8,}/g, '[redacted]').replace(/\bBearer\s+\S+/gi, 'Bearer [redacted]');
+  }
+}
+
+/** The node's artifact as a normalised workspace path; a path the helper refuses counts as none. */
+function artifactOf(node: GraphNode): string | null {
+  const a = node.config?.artifact;
+  if (typeof a !== 'string' || !a.trim()) return null;
+  try {
+    return normalizeWorkspacePath(a.trim());
+  } catch {
+    return null;
+  }
+}
+
+/** A provider failure in words: what happened, then which provider and model (and status) it was. */
+function providerMessage(e: ProviderError, provider: string, model: string): string {
+  const status = e.status !== undefined && !e.message.includes(String(e.status)) ? `, HTTP ${e.status}` : '';
+  return `${e.message} (provider ${provider}, model ${model || 'unnamed'}${status})`;
 }

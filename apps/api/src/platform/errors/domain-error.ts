@@ -31,6 +31,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   // a turn that failed, answered by the synchronous chat API (the stream reports these as `error` events)
   'turn.last_stage': 409,
   'turn.unknown_node': 400,
+  'turn.empty_message': 400,
+  'turn.artifact_failed': 422,
   'turn.no_entry_node': 409,
   'turn.agent_missing': 409,
   'turn.cancelled': 409,
