@@ -60,7 +60,12 @@ describe('workspace (browser)', () => {
       await page.locator('[data-testid="stage-discover"][data-state="current"]').waitFor();
       await page.getByTestId('chat-input').fill('Students lose track of shared expenses');
       await page.getByTestId('chat-send').click();
-      await page.getByTestId('assistant-text').filter({ hasText: 'No language model is configured' }).first().waitFor();
+      // while streaming the reply is the live turn; once done it becomes a history message
+      await page
+        .locator('[data-testid="assistant-text"], [data-testid="chat-message"][data-role="assistant"]')
+        .filter({ hasText: 'No language model is configured' })
+        .first()
+        .waitFor();
       await page.locator('[data-testid="tool-card"][data-tool="write_file"]').first().waitFor();
       assert.ok((await page.locator('[data-testid="tool-card"][data-tool="list_files"]').count()) >= 1);
       await page.getByTestId('gate-banner').waitFor();
