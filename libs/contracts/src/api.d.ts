@@ -644,6 +644,7 @@ export interface components {
         };
         ModelView: {
             id: number;
+            /** @description null for system records */
             owner_id: number | null;
             is_system: boolean;
             label: string;
@@ -653,6 +654,7 @@ export interface components {
             api_base: string | null;
             temperature: number | null;
             max_tokens: number | null;
+            /** @description whether an API key is stored (the key itself is never returned) */
             has_api_key: boolean;
             /** Format: date-time */
             created_at: string;
@@ -667,13 +669,21 @@ export interface components {
              * @enum {string}
              */
             provider: "vendor_a" | "vendor_b" | "custom";
-            /** @example llama3.1:8b */
+            /**
+             * @description the provider's model name
+             * @example llama3.1:8b
+             */
             model_id: string;
-            /** @description http(s) URL; required for custom */
+            /**
+             * @description http(s) URL, checked against MODEL_HOSTS when saved; required for custom
+             * @example http://127.0.0.1:11434/v1
+             */
             api_base?: string | null;
+            /** @description null = the provider default */
             temperature?: number | null;
+            /** @description null = the provider default */
             max_tokens?: number | null;
-            /** @description stored encrypted; null or "" clears it */
+            /** @description write-only, stored encrypted; records show has_api_key. On update: absent keeps it, null or "" clears it */
             api_key?: string | null;
         };
         UpdateModelDto: {
@@ -684,17 +694,26 @@ export interface components {
              * @enum {string}
              */
             provider?: "vendor_a" | "vendor_b" | "custom";
-            /** @example llama3.1:8b */
+            /**
+             * @description the provider's model name
+             * @example llama3.1:8b
+             */
             model_id?: string;
-            /** @description http(s) URL; required for custom */
+            /**
+             * @description http(s) URL, checked against MODEL_HOSTS when saved; required for custom
+             * @example http://127.0.0.1:11434/v1
+             */
             api_base?: string | null;
+            /** @description null = the provider default */
             temperature?: number | null;
+            /** @description null = the provider default */
             max_tokens?: number | null;
-            /** @description stored encrypted; null or "" clears it */
+            /** @description write-only, stored encrypted; records show has_api_key. On update: absent keeps it, null or "" clears it */
             api_key?: string | null;
         };
         SkillView: {
             id: number;
+            /** @description null for system records */
             owner_id: number | null;
             is_system: boolean;
             name: string;
@@ -708,30 +727,42 @@ export interface components {
             updated_at: string;
         };
         CreateSkillDto: {
+            /** @example Write a PRD */
             name: string;
             description?: string;
-            /** @description Markdown prompt overlay */
+            /** @description Markdown prompt overlay added to the system prompt of agents that use this skill */
             prompt_md?: string;
+            /** @description duplicates are removed, order kept */
             tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
-            /** @description where this skill usually writes its output */
+            /**
+             * @description where this skill usually writes its output
+             * @example docs/prd.md
+             */
             artifact_hint?: string;
         };
         UpdateSkillDto: {
+            /** @example Write a PRD */
             name?: string;
             description?: string;
-            /** @description Markdown prompt overlay */
+            /** @description Markdown prompt overlay added to the system prompt of agents that use this skill */
             prompt_md?: string;
+            /** @description duplicates are removed, order kept */
             tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
-            /** @description where this skill usually writes its output */
+            /**
+             * @description where this skill usually writes its output
+             * @example docs/prd.md
+             */
             artifact_hint?: string;
         };
         AgentView: {
             id: number;
+            /** @description null for system records */
             owner_id: number | null;
             is_system: boolean;
             name: string;
             role: string;
             system_prompt: string;
+            /** @description null = the server default model */
             model_id: number | null;
             skill_ids: number[];
             tool_allowlist: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
@@ -742,27 +773,35 @@ export interface components {
             updated_at: string;
         };
         CreateAgentDto: {
+            /** @example Writer */
             name: string;
             /** @example Product designer */
             role?: string;
+            /** @description the first part of the system prompt; skill prompts follow it */
             system_prompt?: string;
-            /** @description a model id, or null for the server default model */
+            /** @description a model record visible to the caller, or null for the server default model */
             model_id?: number | null;
+            /** @description skill records visible to the caller; duplicates are removed, order kept */
             skill_ids?: number[];
+            /** @description duplicates are removed, order kept */
             tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
-            /** @description model calls per turn; 8 when absent */
+            /** @description model calls per turn at most; 8 when absent on create */
             max_iterations?: number;
         };
         UpdateAgentDto: {
+            /** @example Writer */
             name?: string;
             /** @example Product designer */
             role?: string;
+            /** @description the first part of the system prompt; skill prompts follow it */
             system_prompt?: string;
-            /** @description a model id, or null for the server default model */
+            /** @description a model record visible to the caller, or null for the server default model */
             model_id?: number | null;
+            /** @description skill records visible to the caller; duplicates are removed, order kept */
             skill_ids?: number[];
+            /** @description duplicates are removed, order kept */
             tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
-            /** @description model calls per turn; 8 when absent */
+            /** @description model calls per turn at most; 8 when absent on create */
             max_iterations?: number;
         };
         WorkflowView: {
@@ -1799,6 +1838,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description own + system models, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1922,6 +1962,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description partial bodies allowed; system records are 403 (clone it) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2003,6 +2044,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description own + system skills, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2126,6 +2168,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description partial bodies allowed; system records are 403 (clone it) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2207,6 +2250,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description own + system agents, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2330,6 +2374,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description partial bodies allowed; system records are 403 (clone it) */
             200: {
                 headers: {
                     [name: string]: unknown;

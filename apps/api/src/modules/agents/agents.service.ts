@@ -1,18 +1,28 @@
-/** Agents: a model, skills, a role and a prompt. References must be visible to the caller. */
+/**
+ * Agents: a model, skills, a role and a prompt, scoped by OwnedRecords. References (model, skills)
+ * must be visible to the caller when saved, checked under a share lock in the saving transaction so
+ * a concurrent delete of the referenced record cannot slip between the check and the write.
+ * `resolveForRuntime` assembles what the runtime needs to run the agent.
+ */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { DomainError } from '../../platform/errors/domain-error';
 import { OwnedRecords } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
+import { Model } from '../models/model.entity';
 import { ModelsService } from '../models/models.service';
-import { TOOL_NAMES, type ResolvedAgent, type ToolName } from '../runtime/runtime.types';
+import type { ResolvedAgent, ResolvedModel } from '../runtime/runtime.types';
 import { Skill } from '../skills/skill.entity';
 import { SkillsService } from '../skills/skills.service';
+import { isToolName, normaliseToolAllowlist } from '../skills/tool-allowlist';
 import { Agent } from './agent.entity';
-import type { CreateAgentDto, UpdateAgentDto } from './dto/agent.dto';
+import { DEFAULT_MAX_ITERATIONS, type CreateAgentDto, type UpdateAgentDto } from './dto/agent.dto';
 
-const uniq = <T>(xs: T[]) => [...new Set(xs)];
+/** How many referrers a 409 detail names. */
+const MAX_NAMED_REFERRERS = 20;
+
+const uniq = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
 
 @Injectable()
 export class AgentsService {
@@ -26,81 +36,124 @@ export class AgentsService {
     this.records = new OwnedRecords(ds.getRepository(Agent), 'agent');
   }
 
-  list(user: AuthUser) {
+  list(user: AuthUser): Promise<Agent[]> {
     return this.records.list(user);
   }
 
-  get(user: AuthUser, id: number) {
+  get(user: AuthUser, id: number): Promise<Agent> {
     return this.records.findVisible(user, id);
   }
 
-  private async checkRefs(user: AuthUser, dto: { model_id?: number | null; skill_ids?: number[] }) {
-    if (dto.model_id != null) await this.models.records.assertVisible(user, [dto.model_id], 'model_id');
-    if (dto.skill_ids?.length) await this.skills.records.assertVisible(user, dto.skill_ids, 'skill_ids');
-  }
-
-  async create(user: AuthUser, dto: CreateAgentDto) {
-    await this.checkRefs(user, dto);
-    const repo = this.records.repository();
-    return repo.save(
-      repo.create({
-        ...dto,
-        model_id: dto.model_id ?? null,
-        skill_ids: uniq(dto.skill_ids ?? []),
-        tool_allowlist: uniq(dto.tool_allowlist ?? []),
-        owner_id: user.id,
-        is_system: false,
-      }),
-    );
-  }
-
-  async update(user: AuthUser, id: number, dto: UpdateAgentDto) {
-    await this.records.findWritable(user, id);
-    await this.checkRefs(user, dto);
-    const patch: Partial<Agent> = { ...dto } as Partial<Agent>;
-    if (dto.skill_ids) patch.skill_ids = uniq(dto.skill_ids);
-    if (dto.tool_allowlist) patch.tool_allowlist = uniq(dto.tool_allowlist);
-    if (Object.keys(patch).length) await this.records.repository().update({ id }, patch);
-    return this.records.findVisible(user, id);
-  }
-
-  async remove(user: AuthUser, id: number) {
-    await this.ds.transaction(async (m) => {
-      const agent = await this.records.findWritable(user, id, m);
-      const uses: Array<{ id: number; name: string; node_key: string }> = await m.query(
-        `SELECT w.id, w.name, n.node_key FROM workflow_nodes n JOIN workflows w ON w.id = n.workflow_id
-          WHERE n.agent_id = $1 ORDER BY w.id, n.ord LIMIT 20`,
-        [id],
+  async create(user: AuthUser, dto: CreateAgentDto): Promise<Agent> {
+    const tools = normaliseToolAllowlist(dto.tool_allowlist ?? []);
+    const skillIds = uniq(dto.skill_ids ?? []);
+    return this.ds.transaction(async (m) => {
+      await this.checkReferences(user, m, dto.model_id ?? null, skillIds);
+      const repo = this.records.repository(m);
+      const saved = await repo.save(
+        repo.create({
+          owner_id: user.id,
+          is_system: false,
+          name: dto.name,
+          role: dto.role ?? '',
+          system_prompt: dto.system_prompt ?? '',
+          model_id: dto.model_id ?? null,
+          skill_ids: skillIds,
+          tool_allowlist: tools,
+          max_iterations: dto.max_iterations ?? DEFAULT_MAX_ITERATIONS,
+        }),
       );
-      if (uses.length) {
-        const list = uses.map((u) => `${u.name} (${u.id}) node ${u.node_key}`).join(', ');
-        throw new DomainError('record.referenced', `Agent ${agent.id} is used by workflows: ${list}.`);
-      }
-      await m.getRepository(Agent).delete({ id });
+      return this.records.findVisible(user, saved.id, m);
     });
   }
 
-  /** For the runtime: the agent with its skills' prompts, the union of tool allowlists and its model. */
+  async update(user: AuthUser, id: number, dto: UpdateAgentDto): Promise<Agent> {
+    return this.ds.transaction(async (m) => {
+      await this.records.findWritable(user, id, m);
+      const patch: Partial<Agent> = {};
+      if (dto.name !== undefined) patch.name = dto.name;
+      if (dto.role !== undefined) patch.role = dto.role;
+      if (dto.system_prompt !== undefined) patch.system_prompt = dto.system_prompt;
+      if (dto.model_id !== undefined) patch.model_id = dto.model_id;
+      if (dto.skill_ids !== undefined) patch.skill_ids = uniq(dto.skill_ids);
+      if (dto.tool_allowlist !== undefined) patch.tool_allowlist = normaliseToolAllowlist(dto.tool_allowlist);
+      if (dto.max_iterations !== undefined) patch.max_iterations = dto.max_iterations;
+      await this.checkReferences(user, m, patch.model_id ?? null, patch.skill_ids ?? []);
+      if (Object.keys(patch).length) await this.records.repository(m).update({ id }, patch);
+      return this.records.findVisible(user, id, m);
+    });
+  }
+
+  /** 409 naming the workflow nodes that use the agent; the check and the delete are one transaction. */
+  async remove(user: AuthUser, id: number): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await this.records.findWritable(user, id, m);
+      // Lock the row first: a graph saved concurrently either commits first (and is seen below) or
+      // waits for this transaction and then fails its foreign key.
+      await this.records.visible(user, 'r', m).andWhere('r.id = :id', { id }).setLock('pessimistic_write').getOne();
+      const uses: Array<{ id: number; name: string; node_key: string; total: string | number }> = await m.query(
+        `SELECT w.id, w.name, n.node_key, count(*) OVER () AS total
+           FROM workflow_nodes n JOIN workflows w ON w.id = n.workflow_id
+          WHERE n.agent_id = $1 ORDER BY w.id, n.ord LIMIT ${MAX_NAMED_REFERRERS}`,
+        [id],
+      );
+      if (uses.length) {
+        const total = Number(uses[0].total);
+        const more = total > uses.length ? ` and ${total - uses.length} more` : '';
+        const list = uses.map((u) => `${u.name} (${u.id}) node ${u.node_key}`).join(', ');
+        throw new DomainError('record.referenced', `Agent ${id} is used by workflows: ${list}${more}.`);
+      }
+      await this.records.repository(m).delete({ id });
+    });
+  }
+
+  /**
+   * For the runtime: the agent (system or the user's own; anonymous = system only) with its skills'
+   * prompts in `skill_ids` order, the union of its and its skills' tool allowlists, and its model with
+   * the decrypted key (null = the server default model). Null when the agent, or the model it names,
+   * is not visible: the runtime then reports the agent as missing rather than switch models silently.
+   */
   async resolveForRuntime(user: AuthUser | null, agentId: number): Promise<ResolvedAgent | null> {
-    const agent = await this.records.visible(user).andWhere('r.id = :id', { id: agentId }).getOne();
+    const agent = await this.records.findVisible(user, agentId).catch(nullIfNotFound);
     if (!agent) return null;
-    const skills = agent.skill_ids.length
-      ? await this.skills.records.visible(user, 's').andWhere({ id: In(agent.skill_ids) } as never).getMany()
-      : [];
-    const byId = new Map<number, Skill>(skills.map((s) => [s.id, s]));
-    const ordered = agent.skill_ids.map((id) => byId.get(id)).filter((s): s is Skill => !!s);
-    const tools = uniq([...agent.tool_allowlist, ...ordered.flatMap((s) => s.tool_allowlist)]).filter((t): t is ToolName =>
-      (TOOL_NAMES as readonly string[]).includes(t),
-    );
+    let model: ResolvedModel | null = null;
+    if (agent.model_id != null) {
+      model = await this.models.resolveForRuntime(user, agent.model_id).catch(nullIfNotFound);
+      if (!model) return null;
+    }
+    const found = agent.skill_ids.length ? await this.skills.records.visible(user, 'r').andWhere({ id: In(agent.skill_ids) } as never).getMany() : [];
+    const byId = new Map<number, Skill>(found.map((s) => [s.id, s]));
+    const skills = agent.skill_ids.map((id) => byId.get(id)).filter((s): s is Skill => !!s);
     return {
       id: agent.id,
       name: agent.name,
       role: agent.role,
       system_prompt: agent.system_prompt,
-      skill_prompts: ordered.map((s) => s.prompt_md).filter(Boolean),
-      tools,
+      skill_prompts: skills.map((s) => s.prompt_md).filter((p) => p.trim() !== ''),
+      tools: uniq([...agent.tool_allowlist, ...skills.flatMap((s) => s.tool_allowlist)]).filter(isToolName),
       max_iterations: agent.max_iterations,
-      model: agent.model_id ? await this.models.resolveForRuntime(user, agent.model_id) : null,
+      model,
     };
   }
+
+  /**
+   * Every referenced model and skill must be visible to `user` (400 naming `model_id` / `skill_ids`).
+   * The rows are share-locked first, so a delete running now either finishes before the check (and the
+   * reference is refused) or waits for this transaction (and then sees this agent as a referrer).
+   */
+  private async checkReferences(user: AuthUser, m: EntityManager, modelId: number | null, skillIds: number[]) {
+    if (modelId != null) {
+      await m.getRepository(Model).createQueryBuilder('x').select('x.id').where({ id: modelId }).setLock('pessimistic_read').getMany();
+      await this.models.records.assertVisible(user, [modelId], 'model_id', m);
+    }
+    if (skillIds.length) {
+      await m.getRepository(Skill).createQueryBuilder('x').select('x.id').where({ id: In(skillIds) }).setLock('pessimistic_read').getMany();
+      await this.skills.records.assertVisible(user, skillIds, 'skill_ids', m);
+    }
+  }
+}
+
+function nullIfNotFound(e: unknown): null {
+  if (e instanceof DomainError && e.status === 404) return null;
+  throw e;
 }

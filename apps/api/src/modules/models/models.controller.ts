@@ -11,7 +11,7 @@ import { ModelsService } from './models.service';
 export class ModelsController {
   constructor(private readonly models: ModelsService) {}
 
-  @Get() @ApiOkResponse({ type: [ModelView] })
+  @Get() @ApiOkResponse({ type: [ModelView], description: 'own + system models, newest first' })
   list(@CurrentUser() u: AuthUser) { return this.models.list(u); }
 
   @Post() @ApiCreatedResponse({ type: ModelView })
@@ -20,7 +20,7 @@ export class ModelsController {
   @Get(':id') @ApiOkResponse({ type: ModelView })
   get(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number) { return this.models.get(u, id); }
 
-  @Put(':id') @ApiOkResponse({ type: ModelView })
+  @Put(':id') @ApiOkResponse({ type: ModelView, description: 'partial bodies allowed; system records are 403 (clone it)' })
   update(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number, @Body() dto: UpdateModelDto) { return this.models.update(u, id, dto); }
 
   @Delete(':id') @HttpCode(204) @ApiNoContentResponse() @ApiConflictResponse({ description: 'agents use the model (named in the detail)' })

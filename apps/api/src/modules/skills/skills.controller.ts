@@ -11,7 +11,7 @@ import { SkillsService } from './skills.service';
 export class SkillsController {
   constructor(private readonly skills: SkillsService) {}
 
-  @Get() @ApiOkResponse({ type: [SkillView] })
+  @Get() @ApiOkResponse({ type: [SkillView], description: 'own + system skills, newest first' })
   list(@CurrentUser() u: AuthUser) { return this.skills.list(u); }
 
   @Post() @ApiCreatedResponse({ type: SkillView })
@@ -20,7 +20,7 @@ export class SkillsController {
   @Get(':id') @ApiOkResponse({ type: SkillView })
   get(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number) { return this.skills.get(u, id); }
 
-  @Put(':id') @ApiOkResponse({ type: SkillView })
+  @Put(':id') @ApiOkResponse({ type: SkillView, description: 'partial bodies allowed; system records are 403 (clone it)' })
   update(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number, @Body() dto: UpdateSkillDto) { return this.skills.update(u, id, dto); }
 
   @Delete(':id') @HttpCode(204) @ApiNoContentResponse() @ApiConflictResponse({ description: 'agents use the skill (named in the detail)' })

@@ -1,43 +1,63 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { TOOL_NAMES } from '../../runtime/runtime.types';
-import { MAX_PROMPT } from '../../skills/dto/skill.dto';
+import { MAX_NAME, NameField, Optional, PromptField, ToolAllowlistField } from '../../skills/dto/skill.dto';
 
+export const MAX_SKILLS = 64;
+export const MAX_ITERATIONS = 50;
+export const DEFAULT_MAX_ITERATIONS = 8;
+/** The largest id an integer column holds: larger ids can name no record. */
+export const MAX_DB_ID = 2_147_483_647;
+
+/** POST /studio/api/agents. Server-owned fields (id, owner_id, is_system, created_at, updated_at) are unknown here → 400. */
 export class CreateAgentDto {
-  @ApiProperty({ maxLength: 200 }) @IsString() @Length(1, 200) name: string;
-  @ApiPropertyOptional({ maxLength: 200, example: 'Product designer' }) @IsOptional() @IsString() @MaxLength(200) role?: string;
-  @ApiPropertyOptional({ maxLength: MAX_PROMPT }) @IsOptional() @IsString() @MaxLength(MAX_PROMPT) system_prompt?: string;
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'a model id, or null for the server default model' })
+  @NameField('Writer') name: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_NAME, example: 'Product designer' })
+  @Optional()
+  @IsString()
+  @MaxLength(MAX_NAME)
+  role?: string;
+
+  @PromptField('the first part of the system prompt; skill prompts follow it') system_prompt?: string;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'a model record visible to the caller, or null for the server default model' })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(MAX_DB_ID)
   model_id?: number | null;
-  @ApiPropertyOptional({ type: [Number], maxItems: 64 })
-  @IsOptional()
+
+  @ApiPropertyOptional({ type: [Number], maxItems: MAX_SKILLS, description: 'skill records visible to the caller; duplicates are removed, order kept' })
+  @Optional()
   @IsArray()
-  @ArrayMaxSize(64)
+  @ArrayMaxSize(MAX_SKILLS)
   @IsInt({ each: true })
   @Min(1, { each: true })
+  @Max(MAX_DB_ID, { each: true })
   skill_ids?: number[];
-  @ApiPropertyOptional({ type: [String], enum: TOOL_NAMES })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(16)
-  @IsIn(TOOL_NAMES as unknown as string[], { each: true, message: `each tool must be one of ${TOOL_NAMES.join(', ')}` })
-  tool_allowlist?: string[];
-  @ApiPropertyOptional({ minimum: 1, maximum: 50, description: 'model calls per turn; 8 when absent' }) @IsOptional() @IsInt() @Min(1) @Max(50) max_iterations?: number;
+
+  @ToolAllowlistField() tool_allowlist?: string[];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_ITERATIONS, description: `model calls per turn at most; ${DEFAULT_MAX_ITERATIONS} when absent on create` })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ITERATIONS)
+  max_iterations?: number;
 }
 
-export class UpdateAgentDto extends PartialType(CreateAgentDto) {}
+/** PUT /studio/api/agents/{id}: any subset of the create fields; only the fields sent change. */
+export class UpdateAgentDto extends PartialType(CreateAgentDto, { skipNullProperties: false }) {}
 
 export class AgentView {
   @ApiProperty() id: number;
-  @ApiProperty({ type: Number, nullable: true }) owner_id: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'null for system records' }) owner_id: number | null;
   @ApiProperty() is_system: boolean;
   @ApiProperty() name: string;
   @ApiProperty() role: string;
   @ApiProperty() system_prompt: string;
-  @ApiProperty({ type: Number, nullable: true }) model_id: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'null = the server default model' }) model_id: number | null;
   @ApiProperty({ type: [Number] }) skill_ids: number[];
   @ApiProperty({ enum: TOOL_NAMES, isArray: true }) tool_allowlist: string[];
   @ApiProperty() max_iterations: number;

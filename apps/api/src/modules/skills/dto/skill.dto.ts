@@ -1,35 +1,61 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { TOOL_NAMES } from '../../runtime/runtime.types';
+import { MAX_TOOLS } from '../tool-allowlist';
 
+/** Names and labels. */
+export const MAX_NAME = 200;
+/** Prompts and descriptions: 64 KiB of characters. */
 export const MAX_PROMPT = 65536;
+export const MAX_ARTIFACT_HINT = 512;
 
+/** The field may be absent; when present it is validated: `null` is not a way to skip validation. */
+export const Optional = () => ValidateIf((_obj, value) => value !== undefined);
+
+/** A required, non-blank name of at most 200 characters. */
+export const NameField = (example?: string) =>
+  applyDecorators(
+    ApiProperty({ maxLength: MAX_NAME, example }),
+    IsString(),
+    Length(1, MAX_NAME),
+    Matches(/\S/, { message: 'name must not be blank' }),
+  );
+
+/** An optional text of at most 64 KiB (never null). */
+export const PromptField = (description?: string) =>
+  applyDecorators(ApiPropertyOptional({ maxLength: MAX_PROMPT, description }), Optional(), IsString(), MaxLength(MAX_PROMPT));
+
+/** Known tool names; the service names unknown items (`tool_allowlist[i]`) and removes duplicates. */
+export const ToolAllowlistField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: String, isArray: true, enum: TOOL_NAMES, maxItems: MAX_TOOLS, description: 'duplicates are removed, order kept' }),
+    Optional(),
+    IsArray(),
+    ArrayMaxSize(MAX_TOOLS),
+    IsString({ each: true }),
+  );
+
+/** POST /studio/api/skills. Server-owned fields (id, owner_id, is_system, created_at, updated_at) are unknown here → 400. */
 export class CreateSkillDto {
-  @ApiProperty({ maxLength: 200 }) @IsString() @Length(1, 200) name: string;
-  @ApiPropertyOptional({ maxLength: MAX_PROMPT }) @IsOptional() @IsString() @MaxLength(MAX_PROMPT) description?: string;
-  @ApiPropertyOptional({ maxLength: MAX_PROMPT, description: 'Markdown prompt overlay' })
-  @IsOptional()
+  @NameField('Write a PRD') name: string;
+  @PromptField() description?: string;
+  @PromptField('Markdown prompt overlay added to the system prompt of agents that use this skill') prompt_md?: string;
+  @ToolAllowlistField() tool_allowlist?: string[];
+
+  @ApiPropertyOptional({ maxLength: MAX_ARTIFACT_HINT, example: 'docs/prd.md', description: 'where this skill usually writes its output' })
+  @Optional()
   @IsString()
-  @MaxLength(MAX_PROMPT)
-  prompt_md?: string;
-  @ApiPropertyOptional({ type: [String], enum: TOOL_NAMES })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(16)
-  @IsIn(TOOL_NAMES as unknown as string[], { each: true, message: `each tool must be one of ${TOOL_NAMES.join(', ')}` })
-  tool_allowlist?: string[];
-  @ApiPropertyOptional({ maxLength: 512, description: 'where this skill usually writes its output' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
+  @MaxLength(MAX_ARTIFACT_HINT)
   artifact_hint?: string;
 }
 
-export class UpdateSkillDto extends PartialType(CreateSkillDto) {}
+/** PUT /studio/api/skills/{id}: any subset of the create fields; only the fields sent change. */
+export class UpdateSkillDto extends PartialType(CreateSkillDto, { skipNullProperties: false }) {}
 
 export class SkillView {
   @ApiProperty() id: number;
-  @ApiProperty({ type: Number, nullable: true }) owner_id: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'null for system records' }) owner_id: number | null;
   @ApiProperty() is_system: boolean;
   @ApiProperty() name: string;
   @ApiProperty() description: string;
