@@ -429,6 +429,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/studio/api/projects/{slug}/files/{path}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Projects: revisions */
+        get: operations["Projects_revisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/studio/api/projects/{slug}/files/{path}": {
         parameters: {
             query?: never;
@@ -1039,6 +1056,15 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        RevisionView: {
+            revision: number;
+            /** @enum {string} */
+            change: "added" | "modified" | "deleted";
+            size: number;
+            /** Format: date-time */
+            created_at: string;
+            run_id: string | null;
+        };
         FileView: {
             path: string;
             size: number;
@@ -1083,10 +1109,17 @@ export interface components {
             awaiting_gate: (components["schemas"]["AwaitingGateView"] | null) & components["schemas"]["AwaitingGateView"];
         };
         BindWorkflowDto: {
-            /** @example pdlc */
+            /**
+             * @description must equal the pack's domain
+             * @example pdlc
+             */
             domain: string;
-            /** @example design */
+            /**
+             * @description one of the pack's stages
+             * @example design
+             */
             stage: string;
+            /** @description a pack (workflow) visible to the caller */
             pack_id: number;
         };
         ConfiguredView: {
@@ -3065,23 +3098,64 @@ export interface operations {
             };
         };
     };
-    Projects_readFile: {
+    Projects_revisions: {
         parameters: {
-            query?: {
-                /** @description read an earlier revision */
-                revision?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 slug: string;
-                /** @description workspace path; a trailing /revisions lists the revisions of that path */
-                path: unknown;
+                /** @description workspace path relative to the project, may contain "/" (e.g. docs/a/b.md) */
+                path: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description the file, or [RevisionView] for …/revisions */
+            /** @description newest first, including the deletion */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionView"][];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Projects_readFile: {
+        parameters: {
+            query?: {
+                /** @description read an earlier revision of the file */
+                revision?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+                /** @description workspace path relative to the project, may contain "/" (e.g. docs/a/b.md) */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3116,7 +3190,8 @@ export interface operations {
             header?: never;
             path: {
                 slug: string;
-                path: unknown;
+                /** @description workspace path relative to the project, may contain "/" (e.g. docs/a/b.md) */
+                path: string;
             };
             cookie?: never;
         };
@@ -3160,7 +3235,8 @@ export interface operations {
             header?: never;
             path: {
                 slug: string;
-                path: unknown;
+                /** @description workspace path relative to the project, may contain "/" (e.g. docs/a/b.md) */
+                path: string;
             };
             cookie?: never;
         };

@@ -3,30 +3,16 @@ import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, OptionalUser, Public } from '../auth/auth.decorators';
 import type { AuthUser } from '../auth/user.entity';
-import { WorkflowsService } from '../workflows/workflows.service';
 import { BindWorkflowDto, PackListView, WorkflowStateView } from './dto/project.dto';
 import { ProjectsService } from './projects.service';
 
 @ApiTags('agent')
 @Controller('agent/workflows')
 export class AgentWorkflowsController {
-  constructor(private readonly projects: ProjectsService, private readonly workflows: WorkflowsService) {}
+  constructor(private readonly projects: ProjectsService) {}
 
-  @Public()
-  @Get()
-  @ApiOkResponse({ type: PackListView, description: 'anonymous: system packs; logged in: system + own' })
-  async list(@OptionalUser() u: AuthUser | null) {
-    const items = (await this.workflows.listVisible(u)).map((w) => ({
-      id: w.slug,
-      pack_id: w.id,
-      slug: w.slug,
-      name: w.name,
-      domain: w.domain,
-      stages: w.stages,
-      is_system: w.is_system,
-    }));
-    return { workflows: items, packs: items, domains: items };
-  }
+  @Public() @Get() @ApiOkResponse({ type: PackListView, description: 'anonymous: system packs; logged in: system + own' })
+  list(@OptionalUser() u: AuthUser | null) { return this.projects.packList(u); }
 
   @Get(':slug') @ApiOkResponse({ type: WorkflowStateView })
   get(@CurrentUser() u: AuthUser, @Param('slug') slug: string) { return this.projects.getState(u, slug); }

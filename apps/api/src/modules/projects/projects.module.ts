@@ -1,7 +1,8 @@
 /** Projects: workflow state per project, the workspace files with revisions, /agent/workflows. */
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { WorkflowsModule } from '../workflows/workflows.module';
+import { Run } from '../chat/run.entity';
+import { Workflow } from '../workflows/workflow.entity';
 import { AgentWorkflowsController } from './agent-workflows.controller';
 import { FileRevision } from './file-revision.entity';
 import { ProjectFile } from './project-file.entity';
@@ -11,7 +12,8 @@ import { ProjectsService } from './projects.service';
 import { WorkspaceService } from './workspace.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Project, ProjectFile, FileRevision]), WorkflowsModule],
+  // Workflow: packs are read (visibility) for binding; Run: a project with a running turn is not deleted.
+  imports: [TypeOrmModule.forFeature([Project, ProjectFile, FileRevision, Workflow, Run])],
   controllers: [ProjectsController, AgentWorkflowsController],
   providers: [ProjectsService, WorkspaceService],
   exports: [ProjectsService, WorkspaceService, TypeOrmModule],

@@ -1,13 +1,24 @@
-/** Projects and their workflow state (SPEC §5): always owned by one user; others get 404. */
+/**
+ * Projects and their workflow state (SPEC §5). A project is always owned by one user (there are no
+ * system projects, so `projects` has no `is_system` column and OwnedRecords does not apply):
+ * `findBySlug` below is the one place that scopes projects by owner; another user's project is 404.
+ * Packs are looked up through OwnedRecords<Workflow> (visible = system + own). The workspace file
+ * routes go through here too, so every file operation starts with the owner check.
+ */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
+import { OwnedRecords } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
-import type { AwaitingGate } from '../runtime/runtime.types';
-import { WorkflowsService } from '../workflows/workflows.service';
+import { Run } from '../chat/run.entity';
+import { Workflow } from '../workflows/workflow.entity';
 import type { BindWorkflowDto, CreateProjectDto } from './dto/project.dto';
-import { Project } from './project.entity';
+import { Project, type AwaitingGate } from './project.entity';
+import { WorkspaceService, type FileContent, type FileEntry, type RevisionEntry } from './workspace.service';
+
+export const PROJECT_SLUG = /^[a-z0-9-]{1,64}$/;
+const MAX_DB_ID = 2_147_483_647;
 
 export interface WorkflowState {
   project_slug: string;
@@ -18,61 +29,152 @@ export interface WorkflowState {
   awaiting_gate: AwaitingGate | null;
 }
 
+export interface ProjectRecord {
+  id: number;
+  owner_id: number;
+  slug: string;
+  name: string;
+  pack_id: number | null;
+  domain: string | null;
+  stage: string | null;
+  awaiting_gate: AwaitingGate | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface PackListItem {
+  id: string;
+  pack_id: number;
+  slug: string;
+  name: string;
+  domain: string;
+  stages: string[];
+  is_system: boolean;
+}
+
+/** What a caller may ask of a project's binding; absent fields keep (or derive) the current value. */
+export interface BindRequest {
+  pack_id?: number | null;
+  domain?: string | null;
+  stage?: string | null;
+}
+
+const projectNotFound = (slug: unknown) => new DomainError('not_found', `Project ${String(slug).slice(0, 64)} not found`);
+const isDbId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= MAX_DB_ID;
+
+function toRecord(p: Project): ProjectRecord {
+  return {
+    id: p.id,
+    owner_id: p.owner_id,
+    slug: p.slug,
+    name: p.name,
+    pack_id: p.pack_id,
+    domain: p.domain,
+    stage: p.stage,
+    awaiting_gate: p.awaiting_gate,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+}
+
 @Injectable()
 export class ProjectsService {
-  constructor(@InjectDataSource() private readonly ds: DataSource, private readonly workflows: WorkflowsService) {}
+  private readonly packs: OwnedRecords<Workflow>;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly workspace: WorkspaceService,
+  ) {
+    this.packs = new OwnedRecords(ds.getRepository(Workflow), 'pack');
+  }
 
   private get repo() {
     return this.ds.getRepository(Project);
   }
 
-  list(user: AuthUser) {
-    return this.repo.find({ where: { owner_id: user.id }, order: { created_at: 'DESC', id: 'DESC' } });
+  // ------------------------------------------------------------------------------------------
+  // Projects
+
+  /** The caller's projects, newest first. */
+  async list(user: AuthUser): Promise<ProjectRecord[]> {
+    const rows = await this.repo.find({ where: { owner_id: user.id }, order: { created_at: 'DESC', id: 'DESC' } });
+    return rows.map(toRecord);
   }
 
+  async get(user: AuthUser, slug: string): Promise<ProjectRecord> {
+    return toRecord(await this.findOwned(user, slug));
+  }
+
+  /** The caller's project with that slug; 404 for an unknown slug and for another user's project. */
   async findOwned(user: AuthUser, slug: string): Promise<Project> {
-    const p = typeof slug === 'string' && slug.length <= 64 ? await this.repo.findOneBy({ owner_id: user.id, slug }) : null;
-    if (!p) throw new DomainError('not_found', `Project ${slug} not found`);
+    const p = await this.findBySlug(user, slug);
+    if (!p) throw projectNotFound(slug);
     return p;
   }
 
-  /** The pack, checked visible to the user; a 400 on `field` otherwise. */
-  private async visiblePack(user: AuthUser, packId: number, field = 'pack_id') {
+  /** `pack_id` binds the pack at its first stage. A duplicate slug (per owner) is 409. */
+  async create(user: AuthUser, dto: CreateProjectDto): Promise<ProjectRecord> {
+    const pack = dto.pack_id != null ? await this.visiblePack(user, dto.pack_id) : null;
+    if (await this.findBySlug(user, dto.slug)) throw duplicateSlug(dto.slug);
     try {
-      return await this.workflows.findVisible(user, packId);
+      const saved = await this.repo.save(
+        this.repo.create({
+          owner_id: user.id,
+          slug: dto.slug,
+          name: dto.name ?? dto.slug,
+          pack_id: pack?.id ?? null,
+          domain: pack?.domain ?? null,
+          stage: pack?.stages[0] ?? null,
+          awaiting_gate: null,
+        }),
+      );
+      return toRecord(saved);
     } catch (e) {
-      if (e instanceof DomainError && e.status === 404) throw invalid([{ field, message: `pack ${packId} does not exist or is not visible to you` }]);
+      if (isUniqueViolation(e)) throw duplicateSlug(dto.slug); // lost a race with a concurrent create
       throw e;
     }
   }
 
-  async create(user: AuthUser, dto: CreateProjectDto) {
-    const pack = dto.pack_id ? await this.visiblePack(user, dto.pack_id) : null;
-    const exists = await this.repo.existsBy({ owner_id: user.id, slug: dto.slug });
-    if (exists) throw new DomainError('record.duplicate', `You already have a project "${dto.slug}".`, [{ field: 'slug', message: 'is taken' }]);
-    return this.repo.save(
-      this.repo.create({
-        owner_id: user.id,
-        slug: dto.slug,
-        name: dto.name ?? dto.slug,
-        pack_id: pack?.id ?? null,
-        domain: pack?.domain ?? null,
-        stage: pack?.stages[0] ?? null,
-        awaiting_gate: null,
-      }),
-    );
+  /**
+   * Deletes the project with its files, revisions, runs and history (FK cascades), in one transaction.
+   * A project with a turn still running is 409: cancel the run first.
+   */
+  async remove(user: AuthUser, slug: string): Promise<void> {
+    const p = await this.findOwned(user, slug);
+    await this.ds.transaction(async (m) => {
+      // the lock makes a turn starting now wait (its run row references the project) and then fail cleanly
+      const locked = await m.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [p.id]);
+      if (!locked.length) throw projectNotFound(slug);
+      if (await m.getRepository(Run).existsBy({ project_id: p.id, state: 'running' })) {
+        throw new DomainError('conflict', `A turn is still running on project ${slug}; cancel it (POST /agent/runs/{id}/cancel) before deleting the project.`);
+      }
+      await m.getRepository(Project).delete({ id: p.id });
+    });
   }
 
-  async remove(user: AuthUser, slug: string) {
-    const p = await this.findOwned(user, slug);
-    await this.repo.delete({ id: p.id });
+  // ------------------------------------------------------------------------------------------
+  // Workflow state (/agent/workflows)
+
+  /** GET /agent/workflows: system packs (anonymous) or system + own, newest first. */
+  async packList(user: AuthUser | null): Promise<{ workflows: PackListItem[]; packs: PackListItem[]; domains: PackListItem[] }> {
+    const items = (await this.packs.list(user)).map((w) => ({
+      id: w.slug,
+      pack_id: w.id,
+      slug: w.slug,
+      name: w.name,
+      domain: w.domain,
+      stages: w.stages,
+      is_system: w.is_system,
+    }));
+    return { workflows: items, packs: items, domains: items };
   }
 
   async stateOf(project: Project): Promise<WorkflowState> {
     let stages: string[] = [];
     if (project.pack_id) {
-      const rows: Array<{ stages: string[] }> = await this.ds.query('SELECT stages FROM workflows WHERE id = $1', [project.pack_id]);
-      stages = rows[0]?.stages ?? [];
+      // the bound pack was visible to the owner when bound, and a referenced pack cannot be deleted
+      const pack = await this.ds.getRepository(Workflow).findOne({ where: { id: project.pack_id }, select: { id: true, stages: true } });
+      stages = pack?.stages ?? [];
     }
     return {
       project_slug: project.slug,
@@ -80,48 +182,128 @@ export class ProjectsService {
       stage: project.stage,
       pack_id: project.pack_id,
       stages,
-      awaiting_gate: project.awaiting_gate,
+      awaiting_gate: project.awaiting_gate ?? null,
     };
   }
 
-  async getState(user: AuthUser, slug: string) {
+  async getState(user: AuthUser, slug: string): Promise<WorkflowState> {
     return this.stateOf(await this.findOwned(user, slug));
   }
 
-  /** PUT /agent/workflows/{slug}: bind pack + stage, creating the project when the user has none. */
+  /**
+   * PUT /agent/workflows/{slug}: binds pack, domain and stage (all required), creating the project
+   * (name = slug) when the caller has none with that slug. An explicit bind always clears a pending gate.
+   */
   async bind(user: AuthUser, slug: string, dto: BindWorkflowDto): Promise<WorkflowState> {
-    if (!/^[a-z0-9-]{1,64}$/.test(slug)) throw invalid([{ field: 'slug', message: 'must be 1–64 lowercase letters, digits or "-"' }]);
-    const project = await this.ensureProject(user, slug, dto);
-    return this.stateOf(project);
+    if (!PROJECT_SLUG.test(slug)) throw invalid([{ field: 'slug', message: 'must be 1–64 lowercase letters, digits or "-"' }]);
+    return this.stateOf(await this.ensureProject(user, slug, dto, { resetGate: true }));
   }
 
-  /** Finds or creates the user's project and, when a binding is given, validates and applies it. */
-  async ensureProject(user: AuthUser, slug: string, bind: { pack_id?: number | null; domain?: string | null; stage?: string | null }) {
-    let project = await this.repo.findOneBy({ owner_id: user.id, slug });
-    const wantsBinding = bind.pack_id != null || bind.domain != null || bind.stage != null;
-    if (!wantsBinding) {
-      if (!project) project = await this.repo.save(this.repo.create({ owner_id: user.id, slug, name: slug }));
-      return project;
+  /**
+   * For the chat module: the caller's project `slug`, created when missing, with the binding applied.
+   * The pack is `pack_id`; else the project's current pack (when `domain` is absent or matches it);
+   * else, when only `domain` is given, the visible pack of that domain (system first, then lowest id).
+   * `domain` must equal the pack's domain and `stage` be one of its stages (400 by field). A changed
+   * binding clears `awaiting_gate`; `resetGate` clears it even when nothing changed.
+   */
+  async ensureProject(user: AuthUser, slug: string, bind: BindRequest = {}, opts: { resetGate?: boolean } = {}): Promise<Project> {
+    if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) throw invalid([{ field: 'project_slug', message: 'must be 1–64 lowercase letters, digits or "-"' }]);
+    let project = await this.findBySlug(user, slug);
+    const pack = await this.resolvePack(user, project, bind);
+    if (!pack) {
+      if (bind.stage != null) throw invalid([{ field: 'pack_id', message: 'choose a pack for this project before a stage' }]);
+      return project ?? this.insertOrGet(user, slug, {});
     }
-    const packId = bind.pack_id ?? project?.pack_id;
-    if (!packId) throw invalid([{ field: 'pack_id', message: 'choose a pack' }]);
-    const pack = await this.visiblePack(user, packId);
-    const domain = bind.domain ?? pack.domain;
-    if (domain !== pack.domain) throw invalid([{ field: 'domain', message: `the pack's domain is ${pack.domain}` }]);
-    const stage = bind.stage ?? (project?.pack_id === pack.id && project.stage ? project.stage : pack.stages[0]);
-    if (!pack.stages.includes(stage)) throw invalid([{ field: 'stage', message: `must be one of ${pack.stages.join(', ')}` }]);
-    const changed = !project || project.pack_id !== pack.id || project.stage !== stage || project.domain !== domain;
-    if (!project) {
-      return this.repo.save(this.repo.create({ owner_id: user.id, slug, name: slug, pack_id: pack.id, domain, stage, awaiting_gate: null }));
-    }
-    if (changed) {
-      await this.repo.update({ id: project.id }, { pack_id: pack.id, domain, stage, awaiting_gate: null });
-      project = (await this.repo.findOneBy({ id: project.id }))!;
+    if (bind.domain != null && bind.domain !== pack.domain) throw invalid([{ field: 'domain', message: `must be the pack's domain, "${pack.domain}"` }]);
+    const keepStage = project?.pack_id === pack.id && project.stage && pack.stages.includes(project.stage);
+    const stage = bind.stage ?? (keepStage ? project!.stage! : pack.stages[0]);
+    if (!pack.stages.includes(stage)) throw invalid([{ field: 'stage', message: `must be one of the pack's stages: ${pack.stages.join(', ')}` }]);
+    if (!project) project = await this.insertOrGet(user, slug, { pack_id: pack.id, domain: pack.domain, stage });
+    const changed = project.pack_id !== pack.id || project.domain !== pack.domain || project.stage !== stage;
+    if (changed || (opts.resetGate && project.awaiting_gate)) {
+      await this.repo.update({ id: project.id }, { pack_id: pack.id, domain: pack.domain, stage, awaiting_gate: null });
+      project = (await this.repo.findOneBy({ id: project.id })) ?? project;
     }
     return project;
   }
 
-  async saveState(projectId: number, state: { stage: string; awaiting_gate: AwaitingGate | null }) {
+  /** The runtime's port: persists the stage and the pending gate after every move. */
+  async saveState(projectId: number, state: { stage: string; awaiting_gate: AwaitingGate | null }): Promise<void> {
     await this.repo.update({ id: projectId }, { stage: state.stage, awaiting_gate: state.awaiting_gate });
   }
+
+  // ------------------------------------------------------------------------------------------
+  // Workspace files (/studio/api/projects/{slug}/files)
+
+  async listFiles(user: AuthUser, slug: string): Promise<FileEntry[]> {
+    return this.workspace.list((await this.findOwned(user, slug)).id);
+  }
+
+  /** `segments` is the route's wildcard path, joined and then checked by the one path helper. */
+  async readFile(user: AuthUser, slug: string, segments: string[], revision?: number): Promise<FileContent> {
+    return this.workspace.file((await this.findOwned(user, slug)).id, segments.join('/'), revision);
+  }
+
+  async fileRevisions(user: AuthUser, slug: string, segments: string[]): Promise<RevisionEntry[]> {
+    return this.workspace.revisions((await this.findOwned(user, slug)).id, segments.join('/'));
+  }
+
+  async writeFile(user: AuthUser, slug: string, segments: string[], content: string) {
+    return this.workspace.write((await this.findOwned(user, slug)).id, segments.join('/'), content);
+  }
+
+  async deleteFile(user: AuthUser, slug: string, segments: string[]): Promise<void> {
+    await this.workspace.remove((await this.findOwned(user, slug)).id, segments.join('/'));
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  /** THE owner scope for projects. */
+  private findBySlug(user: AuthUser, slug: unknown): Promise<Project | null> {
+    if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) return Promise.resolve(null);
+    return this.repo.findOneBy({ owner_id: user.id, slug });
+  }
+
+  /** Creates the project unless a concurrent request just did; either way returns the row. */
+  private async insertOrGet(user: AuthUser, slug: string, binding: Partial<Pick<Project, 'pack_id' | 'domain' | 'stage'>>): Promise<Project> {
+    await this.repo
+      .createQueryBuilder()
+      .insert()
+      .into(Project)
+      .values({ owner_id: user.id, slug, name: slug, pack_id: null, domain: null, stage: null, awaiting_gate: null, ...binding })
+      .orIgnore()
+      .execute();
+    const p = await this.findBySlug(user, slug);
+    if (!p) throw projectNotFound(slug);
+    return p;
+  }
+
+  /** The pack by id, visible to the user; a 400 on `pack_id` otherwise (never a 404 for a reference). */
+  private async visiblePack(user: AuthUser, packId: unknown): Promise<Workflow> {
+    if (!isDbId(packId)) throw invalid([{ field: 'pack_id', message: 'must be the id of a pack' }]);
+    const [pack] = await this.packs.assertVisible(user, [packId], 'pack_id');
+    return pack;
+  }
+
+  private async resolvePack(user: AuthUser, project: Project | null, bind: BindRequest): Promise<Workflow | null> {
+    if (bind.pack_id != null) return this.visiblePack(user, bind.pack_id);
+    if (project?.pack_id && (bind.domain == null || bind.domain === project.domain)) return this.visiblePack(user, project.pack_id);
+    if (bind.domain == null) return null;
+    const pack = await this.packs
+      .visible(user, 'w')
+      .andWhere('w.domain = :domain', { domain: bind.domain })
+      .orderBy('w.is_system', 'DESC')
+      .addOrderBy('w.id', 'ASC')
+      .getOne();
+    if (!pack) throw invalid([{ field: 'domain', message: `no pack of domain "${bind.domain}" is visible to you; give pack_id` }]);
+    return pack;
+  }
+}
+
+function duplicateSlug(slug: string) {
+  return new DomainError('record.duplicate', `You already have a project "${slug}".`, [{ field: 'slug', message: 'is taken' }]);
+}
+
+function isUniqueViolation(e: unknown) {
+  return e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505';
 }

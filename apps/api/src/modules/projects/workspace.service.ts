@@ -1,12 +1,13 @@
 /**
  * A project's workspace: files with their current content (project_files) and an append-only history
- * of every write (file_revisions). Writes lock the project row, so concurrent writers to one project
- * are serialised and the file-count limit cannot be raced past.
+ * of every write (file_revisions). Used by the HTTP file API and, through `forProject`, by the agent
+ * tools. Every write is one transaction that first locks the project row, so concurrent writers to one
+ * project are serialised: revisions never collide and the file-count limit cannot be raced past.
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DomainError } from '../../platform/errors/domain-error';
+import { DomainError, invalid } from '../../platform/errors/domain-error';
 import type { FileChangeInfo, Workspace, WorkspaceEntry } from '../runtime/runtime.types';
 import { FileRevision } from './file-revision.entity';
 import { ProjectFile } from './project-file.entity';
@@ -14,23 +15,52 @@ import { isInside, normalizeWorkspaceDir, normalizeWorkspacePath } from './works
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_FILES = 10_000;
-const MAX_HITS = 200;
+export const MAX_SEARCH_HITS = 200;
+export const MAX_SEARCH_LINE = 300;
+export const MAX_SEARCH_QUERY = 1024;
+
+export interface FileEntry extends WorkspaceEntry {
+  updated_at: Date;
+}
+
+export interface FileContent extends FileEntry {
+  content: string;
+}
+
+export interface RevisionEntry {
+  revision: number;
+  change: FileChangeInfo['change'];
+  size: number;
+  created_at: Date;
+  run_id: string | null;
+}
+
+export interface SearchHit {
+  path: string;
+  line: number;
+  text: string;
+}
+
+const fileNotFound = (path: string) => new DomainError('not_found', `File ${path} not found`);
 
 @Injectable()
 export class WorkspaceService {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  async list(projectId: number, dir?: string): Promise<Array<WorkspaceEntry & { updated_at: Date }>> {
+  /** Files under `dir` (default: all), sorted by path (code-point order on both databases). */
+  async list(projectId: number, dir?: string): Promise<FileEntry[]> {
     const base = normalizeWorkspaceDir(dir);
-    const rows = await this.ds.getRepository(ProjectFile).find({
-      where: { project_id: projectId },
-      select: { path: true, size: true, revision: true, updated_at: true },
-      order: { path: 'ASC' },
-    });
-    return rows.filter((r) => isInside(base, r.path)).map((r) => ({ path: r.path, size: r.size, revision: r.revision, updated_at: r.updated_at }));
+    const rows: Array<{ path: string; size: number; revision: number; updated_at: Date | string }> = await this.ds.query(
+      `SELECT path, size, revision, updated_at FROM project_files
+        WHERE project_id = $1 AND ($2 = '' OR path = $2 OR starts_with(path, $2 || '/'))
+        ORDER BY path COLLATE "C"`,
+      [projectId, base],
+    );
+    return rows.map((r) => ({ path: r.path, size: Number(r.size), revision: Number(r.revision), updated_at: new Date(r.updated_at) }));
   }
 
-  async read(projectId: number, path: string, revision?: number) {
+  /** The current content, or an earlier `revision`; null when there is none (or it was a deletion). */
+  async read(projectId: number, path: string, revision?: number): Promise<FileContent | null> {
     const p = normalizeWorkspacePath(path);
     if (revision !== undefined) {
       const rev = await this.ds.getRepository(FileRevision).findOneBy({ project_id: projectId, path: p, revision });
@@ -41,41 +71,57 @@ export class WorkspaceService {
     return f ? { path: f.path, content: f.content, revision: f.revision, size: f.size, updated_at: f.updated_at } : null;
   }
 
+  /** Like `read`, but a missing file (or revision) is a 404. */
+  async file(projectId: number, path: string, revision?: number): Promise<FileContent> {
+    const f = await this.read(projectId, path, revision);
+    if (!f) throw fileNotFound(revision === undefined ? path : `${path} revision ${revision}`);
+    return f;
+  }
+
+  /**
+   * Creates or replaces a file and appends a revision with the new content. Writing the content the
+   * file already has is a no-op: no new revision, the answer carries the current one.
+   */
   async write(projectId: number, path: string, content: string, runId: string | null = null): Promise<FileChangeInfo> {
     const p = normalizeWorkspacePath(path);
-    if (typeof content !== 'string') throw new DomainError('validation', 'content must be a string', [{ field: 'content', message: 'must be a string' }]);
+    if (typeof content !== 'string') throw invalid([{ field: 'content', message: 'must be a string' }]);
     const size = Buffer.byteLength(content, 'utf8');
     if (size > MAX_FILE_BYTES) {
-      throw new DomainError('validation', `A file is at most 1 MiB; this one is ${size} bytes.`, [{ field: 'content', message: 'must be at most 1 MiB' }]);
+      throw invalid([{ field: 'content', message: `must be at most ${MAX_FILE_BYTES} bytes (1 MiB) of UTF-8` }], `A file is at most 1 MiB; this content is ${size} bytes.`);
     }
     return this.ds.transaction(async (m) => {
       await this.lockProject(m, projectId);
       const files = m.getRepository(ProjectFile);
       const existing = await files.findOneBy({ project_id: projectId, path: p });
+      if (existing && existing.content === content) return { path: p, change: 'modified', revision: existing.revision };
       let revision: number;
       if (existing) {
         revision = existing.revision + 1;
         await files.update({ id: existing.id }, { content, size, revision });
       } else {
         const count = await files.countBy({ project_id: projectId });
-        if (count >= MAX_FILES) throw new DomainError('conflict', `A workspace holds at most ${MAX_FILES} files.`);
+        if (count >= MAX_FILES) {
+          throw new DomainError('conflict', `A workspace holds at most ${MAX_FILES} files; delete some before adding ${p}.`, [{ field: 'path', message: 'the workspace is full' }]);
+        }
+        // a path that was deleted earlier goes on from its last revision (revisions are unique per path)
         const last = await m.getRepository(FileRevision).maximum('revision', { project_id: projectId, path: p });
         revision = (last ?? 0) + 1;
         await files.insert({ project_id: projectId, path: p, content, size, revision });
       }
       const change = existing ? 'modified' : 'added';
       await m.getRepository(FileRevision).insert({ project_id: projectId, path: p, revision, change, content, size, run_id: runId });
-      return { path: p, change, revision } as FileChangeInfo;
+      return { path: p, change, revision };
     });
   }
 
+  /** Deletes a file; its history stays, ending with a `deleted` revision (content null). */
   async remove(projectId: number, path: string, runId: string | null = null): Promise<FileChangeInfo> {
     const p = normalizeWorkspacePath(path);
     return this.ds.transaction(async (m) => {
       await this.lockProject(m, projectId);
       const files = m.getRepository(ProjectFile);
       const existing = await files.findOneBy({ project_id: projectId, path: p });
-      if (!existing) throw new DomainError('not_found', `File ${p} not found`);
+      if (!existing) throw fileNotFound(p);
       const revision = existing.revision + 1;
       await files.delete({ id: existing.id });
       await m.getRepository(FileRevision).insert({ project_id: projectId, path: p, revision, change: 'deleted', content: null, size: 0, run_id: runId });
@@ -83,43 +129,56 @@ export class WorkspaceService {
     });
   }
 
-  async revisions(projectId: number, path: string) {
+  /** Every revision of a path, newest first (also after the file was deleted); 404 when it never existed. */
+  async revisions(projectId: number, path: string): Promise<RevisionEntry[]> {
     const p = normalizeWorkspacePath(path);
     const rows = await this.ds.getRepository(FileRevision).find({
       where: { project_id: projectId, path: p },
       select: { revision: true, change: true, size: true, created_at: true, run_id: true },
       order: { revision: 'DESC' },
     });
-    if (!rows.length) throw new DomainError('not_found', `File ${p} not found`);
-    return rows;
+    if (!rows.length) throw fileNotFound(p);
+    return rows.map((r) => ({ revision: r.revision, change: r.change, size: r.size, created_at: r.created_at, run_id: r.run_id }));
   }
 
-  async search(projectId: number, query: string, dir?: string) {
+  /**
+   * Case-insensitive plain-substring search (no regex) over the files under `dir`: at most
+   * MAX_SEARCH_HITS hits in path order, each line cut to MAX_SEARCH_LINE characters.
+   */
+  async search(projectId: number, query: string, dir?: string): Promise<SearchHit[]> {
+    if (typeof query !== 'string' || !query.length) throw invalid([{ field: 'query', message: 'must be a non-empty string' }]);
+    if (query.length > MAX_SEARCH_QUERY) throw invalid([{ field: 'query', message: `must be at most ${MAX_SEARCH_QUERY} characters` }]);
     const base = normalizeWorkspaceDir(dir);
     const needle = query.toLowerCase();
-    if (!needle) return [];
     const rows: Array<{ path: string; content: string }> = await this.ds.query(
-      `SELECT path, content FROM project_files WHERE project_id = $1 AND position(lower($2) in lower(content)) > 0 ORDER BY path`,
-      [projectId, query],
+      `SELECT path, content FROM project_files
+        WHERE project_id = $1 AND ($3 = '' OR path = $3 OR starts_with(path, $3 || '/'))
+          AND strpos(lower(content), lower($2)) > 0
+        ORDER BY path COLLATE "C"`,
+      [projectId, query, base],
     );
-    const hits: Array<{ path: string; line: number; text: string }> = [];
+    const hits: SearchHit[] = [];
     for (const r of rows) {
       if (!isInside(base, r.path)) continue;
       const lines = r.content.split('\n');
-      for (let i = 0; i < lines.length && hits.length < MAX_HITS; i++) {
-        if (lines[i].toLowerCase().includes(needle)) hits.push({ path: r.path, line: i + 1, text: lines[i].slice(0, 300) });
+      for (let i = 0; i < lines.length; i++) {
+        if (!lines[i].toLowerCase().includes(needle)) continue;
+        hits.push({ path: r.path, line: i + 1, text: cut(lines[i].replace(/\r$/, ''), MAX_SEARCH_LINE) });
+        if (hits.length >= MAX_SEARCH_HITS) return hits;
       }
-      if (hits.length >= MAX_HITS) break;
     }
     return hits;
   }
 
-  /** The runtime's view of one project's files; writes are attributed to the run. */
+  /** The runtime's view of one project's files (SPEC §7.3); writes are attributed to the run. */
   forProject(projectId: number, runId: string | null): Workspace {
     return {
       readOnly: false,
-      list: (dir) => this.list(projectId, dir).then((rows) => rows.map(({ path, size, revision }) => ({ path, size, revision }))),
-      read: (path) => this.read(projectId, path).then((f) => (f ? { content: f.content, revision: f.revision } : null)),
+      list: async (dir) => (await this.list(projectId, dir)).map(({ path, size, revision }) => ({ path, size, revision })),
+      read: async (path) => {
+        const f = await this.read(projectId, path);
+        return f ? { content: f.content, revision: f.revision } : null;
+      },
       write: (path, content) => this.write(projectId, path, content, runId),
       search: (query, dir) => this.search(projectId, query, dir),
     };
@@ -129,4 +188,10 @@ export class WorkspaceService {
     const rows = await m.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
     if (!rows.length) throw new DomainError('not_found', 'Project not found');
   }
+}
+
+/** At most `max` characters, never splitting a surrogate pair. */
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  return Array.from(s).slice(0, max).join('');
 }

@@ -1,7 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
+const MAX_ID = 2_147_483_647;
+/** Query strings arrive as text: "3" → 3; anything else stays as is and fails @IsInt. */
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
 
 export class CreateProjectDto {
   @ApiProperty({ pattern: SLUG.source, example: 'checkout-redesign' })
@@ -9,17 +13,28 @@ export class CreateProjectDto {
   @Matches(SLUG, { message: 'slug must be 1–64 lowercase letters, digits or "-"' })
   slug: string;
   @ApiPropertyOptional({ maxLength: 200 }) @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'a visible pack; binds it at its first stage' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'a visible pack; binds it at its first stage' })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(MAX_ID)
   pack_id?: number | null;
 }
 
 export class BindWorkflowDto {
-  @ApiProperty({ example: 'pdlc' }) @IsString() @Length(1, 64) domain: string;
-  @ApiProperty({ example: 'design' }) @IsString() @Length(1, 64) stage: string;
-  @ApiProperty() @IsInt() @Min(1) pack_id: number;
+  @ApiProperty({ example: 'pdlc', description: "must equal the pack's domain" }) @IsString() @Length(1, 64) domain: string;
+  @ApiProperty({ example: 'design', description: "one of the pack's stages" }) @IsString() @Length(1, 64) stage: string;
+  @ApiProperty({ type: 'integer', description: 'a pack (workflow) visible to the caller' }) @IsInt() @Min(1) @Max(MAX_ID) pack_id: number;
+}
+
+export class ReadFileQueryDto {
+  @ApiPropertyOptional({ type: 'integer', description: 'read an earlier revision of the file', minimum: 1 })
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ID)
+  revision?: number;
 }
 
 export class WriteFileDto {
@@ -34,6 +49,7 @@ export class AwaitingGateView {
 
 export class ProjectView {
   @ApiProperty() id: number;
+  /** kept like every studio record (SPEC §4); always the caller's id */
   @ApiProperty() owner_id: number;
   @ApiProperty() slug: string;
   @ApiProperty() name: string;
