@@ -98,6 +98,7 @@ export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = n
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-bench-'));
   const args = [];
   if (cpuProfDir) args.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, '-r', join(ROOT, 'bench/lib/exit-on-signal.cjs'));
+  if (process.env.BENCH_COUNT_QUERIES) args.push('-r', join(ROOT, 'bench/lib/count-queries.cjs'));
   args.push(join(ROOT, 'apps/api/dist/src/main.js'));
   const logs = [];
   const child = spawn(process.execPath, args, {
@@ -118,6 +119,7 @@ export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = n
       LOGIN_LIMIT_PER_USER: '100000',
       DEMO_LIMIT_PER_MINUTE: '100000',
       MAX_STREAMS_PER_USER: '100000',
+      ...(process.env.BENCH_COUNT_QUERIES ? { BENCH_QUERY_COUNTS_FILE: join(tmpdir(), `aws-bench-query-counts-${port}.json`) } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

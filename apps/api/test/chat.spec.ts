@@ -453,3 +453,31 @@ describe('restart recovery', () => {
     }
   });
 });
+
+describe('stream heartbeats', () => {
+  let t: TestApp;
+  let fake: FakeLlm;
+  let a: Client;
+
+  before(async () => {
+    fake = await FakeLlm.start();
+    t = await startApp({ config: { heartbeatMs: 50 } });
+    a = new Client(t.url);
+    await a.login(ADMIN.username, ADMIN.password);
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  test('a quiet stream gets keepalive comments, then every event as usual', async () => {
+    const { packId } = await setupPack(a, fake);
+    await bind(a, 'quiet', packId);
+    fake.enqueue({ text: 'late but here', ttftMs: 600 });
+    const s = await readStream(`${t.url}/agent/stream?message=x&project_slug=quiet`, { headers: { cookie: a.cookie! } });
+    assert.ok(s.comments >= 3, `expected keepalive comments while the model was silent, got ${s.comments}`);
+    assert.equal(s.events.find((e) => e.event === 'done')!.data.reply, 'late but here');
+    assert.equal(s.events.at(-1)!.event, 'close');
+    assertContiguous(s.events);
+  });
+});

@@ -81,19 +81,23 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
   app.use(jsonOnly);
   app.use('/studio/api/workflows/import', jsonBody(IMPORT_LIMIT));
   app.use(jsonBody(JSON_LIMIT));
-  app.use(
-    session({
-      name: 'sid',
-      store: new DatabaseSessionStore(ds, SESSION_TTL_MS),
-      secret: createHash('sha256').update('session:' + config.appSecret).digest('base64url'),
-      resave: false,
-      saveUninitialized: false,
-      proxy: config.trustProxy,
-      cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_TTL_MS, path: '/' },
-    }),
-  );
+  const sessions = session({
+    name: 'sid',
+    store: new DatabaseSessionStore(ds, SESSION_TTL_MS),
+    secret: createHash('sha256').update('session:' + config.appSecret).digest('base64url'),
+    resave: false,
+    saveUninitialized: false,
+    proxy: config.trustProxy,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_TTL_MS, path: '/' },
+  });
+  const passportSession = passport.session();
   app.use(passport.initialize());
-  app.use(passport.session());
+  // A request authenticated by a bearer token that carries no cookie has no session to load: skip the
+  // session machinery (a cost on every API call of a script or agent). Auth routes always get it.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (!req.headers.cookie && /^Bearer\s/i.test(req.headers.authorization ?? '') && !req.path.startsWith('/auth/')) return next();
+    sessions(req, res, (err?: unknown) => (err ? next(err) : passportSession(req, res, next)));
+  });
   app.use(studioPages(join(__dirname, '../../../../studio/dist')));
 
   app.useGlobalFilters(new ProblemFilter());

@@ -8,7 +8,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { DomainError } from '../../platform/errors/domain-error';
-import { OwnedRecords } from '../../platform/ownership/owned-records';
+import { OwnedRecords, visibleSql } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
 import { Model } from '../models/model.entity';
 import { ModelsService } from '../models/models.service';
@@ -23,6 +23,32 @@ import { DEFAULT_MAX_ITERATIONS, type CreateAgentDto, type UpdateAgentDto } from
 const MAX_NAMED_REFERRERS = 20;
 
 const uniq = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
+
+interface RuntimeSkill {
+  id: number;
+  prompt_md: string;
+  tool_allowlist: string[];
+}
+
+/** One row of resolveForRuntime's statement: the agent, its model's columns (m_*) and its visible skills. */
+interface RuntimeAgentRow {
+  id: number;
+  name: string;
+  role: string;
+  system_prompt: string;
+  model_id: number | null;
+  skill_ids: number[];
+  tool_allowlist: string[];
+  max_iterations: number;
+  m_id: number | null;
+  m_provider: Model['provider'];
+  m_model_id: string;
+  m_api_base: string | null;
+  m_api_key_sealed: string | null;
+  m_temperature: number | null;
+  m_max_tokens: number | null;
+  skills: RuntimeSkill[];
+}
 
 @Injectable()
 export class AgentsService {
@@ -114,23 +140,42 @@ export class AgentsService {
    * is not visible: the runtime then reports the agent as missing rather than switch models silently.
    */
   async resolveForRuntime(user: AuthUser | null, agentId: number): Promise<ResolvedAgent | null> {
-    const agent = await this.records.findVisible(user, agentId).catch(nullIfNotFound);
+    if (!Number.isSafeInteger(agentId) || agentId <= 0 || agentId > 2_147_483_647) return null;
+    // One statement per turn: the agent, its model (with the sealed key) and its visible skills.
+    const rows: RuntimeAgentRow[] = await this.ds.query(
+      `SELECT a.id, a.name, a.role, a.system_prompt, a.model_id, a.skill_ids, a.tool_allowlist, a.max_iterations,
+              m.id AS m_id, m.provider AS m_provider, m.model_id AS m_model_id, m.api_base AS m_api_base,
+              m.api_key_sealed AS m_api_key_sealed, m.temperature AS m_temperature, m.max_tokens AS m_max_tokens,
+              (SELECT coalesce(json_agg(json_build_object('id', s.id, 'prompt_md', s.prompt_md, 'tool_allowlist', s.tool_allowlist)), '[]'::json)
+                 FROM skills s WHERE s.id = ANY(a.skill_ids) AND ${visibleSql('s', '$2')}) AS skills
+         FROM agents a
+         LEFT JOIN models m ON m.id = a.model_id AND ${visibleSql('m', '$2')}
+        WHERE a.id = $1 AND ${visibleSql('a', '$2')}`,
+      [agentId, user?.id ?? null],
+    );
+    const agent = rows[0];
     if (!agent) return null;
     let model: ResolvedModel | null = null;
     if (agent.model_id != null) {
-      model = await this.models.resolveForRuntime(user, agent.model_id).catch(nullIfNotFound);
-      if (!model) return null;
+      if (agent.m_id == null) return null;
+      model = this.models.toResolved({
+        provider: agent.m_provider,
+        model_id: agent.m_model_id,
+        api_base: agent.m_api_base,
+        api_key_sealed: agent.m_api_key_sealed,
+        temperature: agent.m_temperature,
+        max_tokens: agent.m_max_tokens,
+      });
     }
-    const found = agent.skill_ids.length ? await this.skills.records.visible(user, 'r').andWhere({ id: In(agent.skill_ids) } as never).getMany() : [];
-    const byId = new Map<number, Skill>(found.map((s) => [s.id, s]));
-    const skills = agent.skill_ids.map((id) => byId.get(id)).filter((s): s is Skill => !!s);
+    const byId = new Map(agent.skills.map((sk) => [sk.id, sk]));
+    const skills = agent.skill_ids.map((id) => byId.get(id)).filter((sk): sk is RuntimeSkill => !!sk);
     return {
       id: agent.id,
       name: agent.name,
       role: agent.role,
       system_prompt: agent.system_prompt,
-      skill_prompts: skills.map((s) => s.prompt_md).filter((p) => p.trim() !== ''),
-      tools: uniq([...agent.tool_allowlist, ...skills.flatMap((s) => s.tool_allowlist)]).filter(isToolName),
+      skill_prompts: skills.map((sk) => sk.prompt_md).filter((p) => p.trim() !== ''),
+      tools: uniq([...agent.tool_allowlist, ...skills.flatMap((sk) => sk.tool_allowlist)]).filter(isToolName),
       max_iterations: agent.max_iterations,
       model,
     };
@@ -151,9 +196,4 @@ export class AgentsService {
       await this.skills.records.assertVisible(user, skillIds, 'skill_ids', m);
     }
   }
-}
-
-function nullIfNotFound(e: unknown): null {
-  if (e instanceof DomainError && e.status === 404) return null;
-  throw e;
 }

@@ -15,11 +15,28 @@ const TOKEN_PREFIX = 'aws_';
 export const toAuthUser = (u: User): AuthUser => ({ id: u.id, username: u.username, is_admin: u.is_admin });
 const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
 
+/**
+ * Bearer tokens seen in the last few seconds, by hash: a client sending requests back to back costs one
+ * lookup per TOKEN_CACHE_MS instead of one per request. Revoking a token or deleting a user evicts at once
+ * in this process (the service runs as one instance; see docs/OPERATIONS.md).
+ */
+const TOKEN_CACHE_MS = 5_000;
+const TOKEN_CACHE_SIZE = 10_000;
+interface CachedToken {
+  tokenId: number;
+  user: AuthUser;
+  until: number;
+}
+
 @Injectable()
 export class AuthService {
   private readonly logger = new Logger('Auth');
   /** A real hash to verify against for unknown users, so timing does not reveal who exists. */
   private dummyHash: Promise<string> = argon2.hash(randomBytes(16).toString('hex'), ARGON);
+
+  private readonly tokenCache = new Map<string, CachedToken>();
+  /** Bumped by every eviction, so a lookup that raced a revoke does not cache what it read before it. */
+  private tokenGeneration = 0;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
@@ -73,6 +90,8 @@ export class AuthService {
   async deleteUser(actor: AuthUser, id: number) {
     if (actor.id === id) throw new DomainError('conflict', 'You cannot delete your own account.');
     const res = await this.users.delete({ id });
+    this.tokenCache.clear();
+    this.tokenGeneration++;
     if (!res.affected) throw new DomainError('not_found', 'User not found');
   }
 
@@ -108,15 +127,22 @@ export class AuthService {
 
   async revokeToken(user: AuthUser, id: number) {
     const res = await this.tokens.delete({ id, user_id: user.id });
+    for (const [hash, c] of this.tokenCache) if (c.tokenId === id) this.tokenCache.delete(hash);
+    this.tokenGeneration++;
     if (!res.affected) throw new DomainError('not_found', 'Token not found');
   }
 
   async userForToken(token: string): Promise<AuthUser | null> {
     if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+    const hash = hashToken(token);
+    const now = Date.now();
+    const cached = this.tokenCache.get(hash);
+    if (cached && cached.until > now) return cached.user;
+    const generation = this.tokenGeneration;
     const row = await this.tokens
       .createQueryBuilder('t')
       .innerJoinAndMapOne('t.user', User, 'u', 'u.id = t.user_id')
-      .where('t.token_hash = :h', { h: hashToken(token) })
+      .where('t.token_hash = :h', { h: hash })
       .getOne();
     const user = (row as (AccessToken & { user?: User }) | null)?.user;
     if (!row || !user) return null;
@@ -124,6 +150,10 @@ export class AuthService {
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
       void this.tokens.update({ id: row.id }, { last_used_at: new Date() }).catch(() => undefined);
     }
-    return toAuthUser(user);
+    const authUser = toAuthUser(user);
+    this.tokenCache.delete(hash);
+    if (generation === this.tokenGeneration) this.tokenCache.set(hash, { tokenId: row.id, user: authUser, until: now + TOKEN_CACHE_MS });
+    if (this.tokenCache.size > TOKEN_CACHE_SIZE) this.tokenCache.delete(this.tokenCache.keys().next().value as string);
+    return authUser;
   }
 }

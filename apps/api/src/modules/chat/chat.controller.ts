@@ -15,6 +15,7 @@ import { ChatService, type StartedTurn } from './chat.service';
 import { CancelView, ChatDto, ChatResponseView, DemoDto, DemoResponseView, HistoryQueryDto, HistoryView, StatusView, StreamQueryDto } from './dto/chat.dto';
 import { STREAM_EVENT_DOC, StreamEventModels } from './dto/stream-events.dto';
 import { RunHub } from './run-hub';
+import { Heartbeats } from './heartbeats';
 import { StreamSlots } from './stream-slots';
 
 const LAST_EVENT_ID = /^([0-9a-f-]{36}):(\d{1,9})$/i;
@@ -31,6 +32,7 @@ export class ChatController {
     private readonly hub: RunHub,
     private readonly slots: StreamSlots,
     private readonly runtime: RuntimeService,
+    private readonly heartbeats: Heartbeats,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -124,17 +126,16 @@ export class ChatController {
 
   /** The run's events after `afterSeq` as SSE messages, with comment heartbeats while quiet. */
   private events(runId: string, afterSeq: number, release: () => void): Observable<MessageEvent> {
-    const heartbeat = this.config.heartbeatMs;
     return new Observable<MessageEvent>((sub) => {
-      let last = Date.now();
       let ended = false;
       let unsubscribe: () => void = () => undefined;
+      const beat = this.heartbeats.add(() => sub.next({ comment: 'keepalive' }));
       this.hub
         .subscribe(
           runId,
           afterSeq,
           (e) => {
-            last = Date.now();
+            beat.touch();
             sub.next({ id: `${runId}:${e.seq}`, type: e.event, data: e.data as object });
           },
           () => {
@@ -146,14 +147,8 @@ export class ChatController {
           (u) => (ended ? u() : (unsubscribe = u)),
           (err) => sub.error(err),
         );
-      const timer = setInterval(() => {
-        if (Date.now() - last >= heartbeat) {
-          last = Date.now();
-          sub.next({ comment: 'keepalive' });
-        }
-      }, Math.max(10, Math.min(heartbeat, 5000)));
       return () => {
-        clearInterval(timer);
+        beat.remove();
         unsubscribe();
         release();
       };

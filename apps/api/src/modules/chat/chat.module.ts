@@ -7,6 +7,7 @@ import { RuntimeModule } from '../runtime/runtime.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
 import { ChatController } from './chat.controller';
 import { ChatService } from './chat.service';
+import { Heartbeats } from './heartbeats';
 import { Message } from './message.entity';
 import { RunEvent } from './run-event.entity';
 import { RunHub } from './run-hub';
@@ -16,6 +17,6 @@ import { StreamSlots } from './stream-slots';
 @Module({
   imports: [TypeOrmModule.forFeature([Run, RunEvent, Message]), RuntimeModule, ProjectsModule, WorkflowsModule, AgentsModule],
   controllers: [ChatController],
-  providers: [ChatService, RunHub, StreamSlots],
+  providers: [ChatService, RunHub, StreamSlots, Heartbeats],
 })
 export class ChatModule {}

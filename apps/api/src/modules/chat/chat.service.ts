@@ -20,7 +20,7 @@ import type { PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.typ
 import { WorkflowsService } from '../workflows/workflows.service';
 import { Message } from './message.entity';
 import { RunEvent } from './run-event.entity';
-import { RunHub } from './run-hub';
+import { RunHub, type HubEvent } from './run-hub';
 import { Run } from './run.entity';
 import { sampleWorkspace } from './sample-workspace';
 
@@ -62,9 +62,10 @@ export class ChatService implements OnApplicationBootstrap {
   /** A turn on a user's project (chat and stream). */
   async startProjectTurn(user: AuthUser, input: TurnInput, mode: 'chat' | 'stream'): Promise<StartedTurn> {
     if (!input.project_slug) throw invalid([{ field: 'project_slug', message: 'is required' }]);
-    const project = await this.projects.ensureProject(user, input.project_slug, { pack_id: input.pack_id, domain: input.domain, stage: input.stage });
-    if (!project.pack_id) throw invalid([{ field: 'pack_id', message: 'this project has no pack yet: choose one with pack_id' }], 'Choose a pack for this project first.');
-    const pack = await this.workflows.getPackForRuntime(user, project.pack_id);
+    const bound = await this.projects.ensureBinding(user, input.project_slug, { pack_id: input.pack_id, domain: input.domain, stage: input.stage });
+    const project = bound.project;
+    if (!bound.pack) throw invalid([{ field: 'pack_id', message: 'this project has no pack yet: choose one with pack_id' }], 'Choose a pack for this project first.');
+    const pack = await this.workflows.packForRuntime(user, bound.pack);
     const runId = randomUUID();
     const ports: TurnPorts = {
       loadAgent: (id) => this.agents.resolveForRuntime(user, id),
@@ -72,14 +73,16 @@ export class ChatService implements OnApplicationBootstrap {
       workspace: this.workspace.forProject(project.id, runId),
       provider: (m) => this.runtime.providerFor(m),
     };
-    const history = await this.recentHistory(project.id);
     const message = input.message ?? '';
-    // One statement: the run row and, when there is a message, the user's history entry.
-    await this.ds.query(
-      `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage) VALUES ($1, $2, $3, $4, $5, 'running', $6) RETURNING id)
-       INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> ''`,
+    // One statement: the run row, the user's history entry (when there is a message) and the recent
+    // history for the model's context — read from the statement's snapshot, so without this message.
+    const recent: Array<{ role: 'user' | 'assistant'; content: string }> = await this.ds.query(
+      `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage) VALUES ($1, $2, $3, $4, $5, 'running', $6) RETURNING id),
+            um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '')
+       SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
       [runId, user.id, project.id, pack.id, mode, project.stage, message.trim() ? message : ''],
     );
+    const history: ChatMessage[] = recent.reverse().map((m) => ({ role: m.role, content: m.content }));
     const result = this.execute(runId, user.id, project, pack, ports, history, input, message);
     return { runId, project, pack, result };
   }
@@ -116,14 +119,6 @@ export class ChatService implements OnApplicationBootstrap {
     return { runId, project: null, pack, result };
   }
 
-  private async recentHistory(projectId: number): Promise<ChatMessage[]> {
-    const rows: Array<{ role: 'user' | 'assistant'; content: string }> = await this.ds.query(
-      `SELECT role, content FROM messages WHERE project_id = $1 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
-      [projectId],
-    );
-    return rows.reverse().map((m) => ({ role: m.role, content: m.content }));
-  }
-
   private execute(runId: string, ownerId: number | null, project: Project | null, pack: PackSnapshot, ports: TurnPorts, history: ChatMessage[], input: TurnInput, message: string): Promise<TurnResult> {
     const controller = new AbortController();
     this.hub.start(runId, ownerId, controller);
@@ -149,7 +144,7 @@ export class ChatService implements OnApplicationBootstrap {
         step = await gen.next();
       }
       const r = step.value;
-      await this.record(runId, project, r);
+      await this.hub.complete(runId, (events) => this.record(runId, project, r, events));
       return r;
     };
     return run()
@@ -169,24 +164,43 @@ export class ChatService implements OnApplicationBootstrap {
         };
         this.hub.publish(runId, 'error', r.error);
         this.hub.publish(runId, 'done', { run_id: runId, reply: '', usage: r.usage, state: 'error' });
-        await this.record(runId, project, r).catch(() => undefined);
+        await this.hub.complete(runId, (events) => this.record(runId, project, r, events)).catch(async (e) => {
+          this.logger.error({ err: String(e), run_id: runId }, 'could not record the failed turn');
+          this.hub.publish(runId, 'close', {});
+          await this.hub.finish(runId);
+        });
         return r;
       })
-      .finally(async () => {
-        clearTimeout(timer);
-        this.hub.publish(runId, 'close', {});
-        await this.hub.finish(runId);
-      });
+      .finally(() => clearTimeout(timer));
   }
 
-  /** One statement: the run's outcome and, on a project, the assistant's history entry. */
-  private async record(runId: string, project: Project | null, r: TurnResult) {
+  /**
+   * One statement (one commit) at the end of a turn: the run's outcome, the events not yet stored
+   * (`close` last) and, on a project, the assistant's history entry.
+   */
+  private async record(runId: string, project: Project | null, r: TurnResult, events: HubEvent[]) {
     const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0);
+    const lastSeq = events.length ? events[events.length - 1].seq : 0;
     await this.ds.query(
-      `WITH u AS (UPDATE runs SET state = $2, reply = $3, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now() WHERE id = $1 RETURNING id)
+      `WITH u AS (UPDATE runs SET state = $2, reply = $3, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 RETURNING id),
+            ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb))
        INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls)
        SELECT $8, u.id, 'assistant', $3, $6, $7, $9, $10 FROM u WHERE $11`,
-      [runId, r.state, r.reply, JSON.stringify(r.usage), r.error ? JSON.stringify(r.error) : null, r.stage, r.node_key, project?.id ?? null, r.agent?.id ?? null, JSON.stringify(r.tool_calls), keep],
+      [
+        runId,
+        r.state,
+        r.reply,
+        JSON.stringify(r.usage),
+        r.error ? JSON.stringify(r.error) : null,
+        r.stage,
+        r.node_key,
+        project?.id ?? null,
+        r.agent?.id ?? null,
+        JSON.stringify(r.tool_calls),
+        keep,
+        lastSeq,
+        JSON.stringify(events),
+      ],
     );
   }
 

@@ -17,7 +17,7 @@ export interface HubEvent {
 
 type Listener = (e: HubEvent) => void;
 
-const FLUSH_MS = 50;
+const FLUSH_MS = 200;
 const FLUSH_MAX = 200;
 /** Keep a finished run in memory briefly so a client reconnecting right after `close` replays from memory. */
 const LINGER_MS = 30_000;
@@ -94,15 +94,42 @@ export class RunHub implements OnApplicationShutdown {
     return r.flushing;
   }
 
-  /** Writes what is pending, ends every subscription, and forgets the run after a short linger. */
+  /**
+   * Ends a run in one write: `close` gets the next seq, `persist` stores it with every event still
+   * pending (the caller adds the run's outcome to the same statement), and only then do subscribers
+   * see `close` — whoever reads it can rely on the run and its history being stored. When `persist`
+   * throws, nothing is consumed (the events stay pending) and the error reaches the caller.
+   */
+  async complete(runId: string, persist: (events: HubEvent[]) => Promise<void>): Promise<void> {
+    const r = this.live.get(runId);
+    if (!r || r.finished) return;
+    if (r.timer) {
+      clearTimeout(r.timer);
+      r.timer = null;
+    }
+    await r.flushing;
+    const close: HubEvent = { seq: r.events.length + 1, event: 'close', data: {} };
+    const batch = [...r.pending, close];
+    await persist(batch);
+    r.pending.length = 0;
+    r.events.push(close);
+    for (const l of r.listeners) l.fn(close);
+    this.end(r);
+  }
+
+  /** Writes what is pending (the caller has published `close`), ends every subscription, forgets the run after a linger. */
   async finish(runId: string) {
     const r = this.live.get(runId);
-    if (!r) return;
-    r.finished = true;
+    if (!r || r.finished) return;
     await this.flush(r);
+    this.end(r);
+  }
+
+  private end(r: LiveRun) {
+    r.finished = true;
     for (const l of r.listeners) l.end();
     r.listeners.clear();
-    setTimeout(() => this.live.delete(runId), LINGER_MS).unref();
+    setTimeout(() => this.live.delete(r.id), LINGER_MS).unref();
   }
 
   /**

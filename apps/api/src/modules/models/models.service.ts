@@ -113,8 +113,14 @@ export class ModelsService {
    * decrypted key. Not visible → 404 DomainError.
    */
   async resolveForRuntime(user: AuthUser | null, id: number): Promise<ResolvedModel> {
-    await this.records.findVisible(user, id);
-    const row = (await this.withKey(user).andWhere('r.id = :id', { id }).getOneOrFail()) as ModelRow;
+    if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) throw new DomainError('not_found', `Model ${id} not found`);
+    const row = (await this.withKey(user).andWhere('r.id = :id', { id }).getOne()) as ModelRow | null;
+    if (!row) throw new DomainError('not_found', `Model ${id} not found`);
+    return this.toResolved(row);
+  }
+
+  /** A model row (with its sealed key) as the runtime uses it: the key decrypted, nothing else. */
+  toResolved(row: Pick<ModelRow, 'provider' | 'model_id' | 'api_base' | 'api_key_sealed' | 'temperature' | 'max_tokens'>): ResolvedModel {
     return {
       provider: row.provider,
       model_id: row.model_id,
@@ -124,6 +130,7 @@ export class ModelsService {
       max_tokens: row.max_tokens,
     };
   }
+
 
   /** `custom` needs a base URL; any base URL must pass the MODEL_HOSTS policy (400 on `api_base`). */
   private checkApiBase(provider: string, apiBase: string | null) {

@@ -9,7 +9,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
-import { OwnedRecords } from '../../platform/ownership/owned-records';
+import { OwnedRecords, visibleSql } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
 import { Run } from '../chat/run.entity';
 import { Workflow } from '../workflows/workflow.entity';
@@ -76,6 +76,20 @@ function toRecord(p: Project): ProjectRecord {
     updated_at: p.updated_at,
   };
 }
+
+type ProjectWithPackRow = Project & {
+  w_id: number | null;
+  w_owner_id: number | null;
+  w_is_system: boolean;
+  w_created_at: Date;
+  w_updated_at: Date;
+  w_name: string;
+  w_slug: string;
+  w_description: string;
+  w_domain: string;
+  w_stages: string[];
+  w_version: number;
+};
 
 @Injectable()
 export class ProjectsService {
@@ -207,12 +221,18 @@ export class ProjectsService {
    * binding clears `awaiting_gate`; `resetGate` clears it even when nothing changed.
    */
   async ensureProject(user: AuthUser, slug: string, bind: BindRequest = {}, opts: { resetGate?: boolean } = {}): Promise<Project> {
+    return (await this.ensureBinding(user, slug, bind, opts)).project;
+  }
+
+  /** ensureProject, also returning the bound pack's row (read with the owner scope; null = no pack). */
+  async ensureBinding(user: AuthUser, slug: string, bind: BindRequest = {}, opts: { resetGate?: boolean } = {}): Promise<{ project: Project; pack: Workflow | null }> {
     if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) throw invalid([{ field: 'project_slug', message: 'must be 1–64 lowercase letters, digits or "-"' }]);
-    let project = await this.findBySlug(user, slug);
-    const pack = await this.resolvePack(user, project, bind);
+    const found = await this.findWithPack(user, slug);
+    let project = found.project;
+    const pack = await this.resolvePack(user, project, bind, found.pack);
     if (!pack) {
       if (bind.stage != null) throw invalid([{ field: 'pack_id', message: 'choose a pack for this project before a stage' }]);
-      return project ?? this.insertOrGet(user, slug, {});
+      return { project: project ?? (await this.insertOrGet(user, slug, {})), pack: null };
     }
     if (bind.domain != null && bind.domain !== pack.domain) throw invalid([{ field: 'domain', message: `must be the pack's domain, "${pack.domain}"` }]);
     const keepStage = project?.pack_id === pack.id && project.stage && pack.stages.includes(project.stage);
@@ -224,7 +244,7 @@ export class ProjectsService {
       await this.repo.update({ id: project.id }, { pack_id: pack.id, domain: pack.domain, stage, awaiting_gate: null });
       project = (await this.repo.findOneBy({ id: project.id })) ?? project;
     }
-    return project;
+    return { project, pack };
   }
 
   /** The runtime's port: persists the stage and the pending gate after every move. */
@@ -264,6 +284,33 @@ export class ProjectsService {
     return this.repo.findOneBy({ owner_id: user.id, slug });
   }
 
+  /**
+   * Every chat turn starts here, so it is one hand-written statement: the caller's project `slug`
+   * (owner-scoped like findBySlug) with its bound pack when the caller may see it.
+   */
+  private async findWithPack(user: AuthUser, slug: string): Promise<{ project: Project | null; pack: Workflow | null }> {
+    const rows: ProjectWithPackRow[] = await this.ds.query(
+      `SELECT p.id, p.owner_id, p.slug, p.name, p.pack_id, p.domain, p.stage, p.awaiting_gate, p.created_at, p.updated_at,
+              w.id AS w_id, w.owner_id AS w_owner_id, w.is_system AS w_is_system, w.created_at AS w_created_at, w.updated_at AS w_updated_at,
+              w.name AS w_name, w.slug AS w_slug, w.description AS w_description, w.domain AS w_domain, w.stages AS w_stages, w.version AS w_version
+         FROM projects p
+         LEFT JOIN workflows w ON w.id = p.pack_id AND ${visibleSql('w', '$1')}
+        WHERE p.owner_id = $1 AND p.slug = $2`,
+      [user.id, slug],
+    );
+    const r = rows[0];
+    if (!r) return { project: null, pack: null };
+    const project = Object.assign(new Project(), {
+      id: r.id, owner_id: r.owner_id, slug: r.slug, name: r.name, pack_id: r.pack_id, domain: r.domain, stage: r.stage,
+      awaiting_gate: r.awaiting_gate, created_at: r.created_at, updated_at: r.updated_at,
+    });
+    const pack = r.w_id == null ? null : Object.assign(new Workflow(), {
+      id: r.w_id, owner_id: r.w_owner_id, is_system: r.w_is_system, created_at: r.w_created_at, updated_at: r.w_updated_at,
+      name: r.w_name, slug: r.w_slug, description: r.w_description, domain: r.w_domain, stages: r.w_stages, version: r.w_version,
+    });
+    return { project, pack };
+  }
+
   /** Creates the project unless a concurrent request just did; either way returns the row. */
   private async insertOrGet(user: AuthUser, slug: string, binding: Partial<Pick<Project, 'pack_id' | 'domain' | 'stage'>>): Promise<Project> {
     await this.repo
@@ -285,9 +332,10 @@ export class ProjectsService {
     return pack;
   }
 
-  private async resolvePack(user: AuthUser, project: Project | null, bind: BindRequest): Promise<Workflow | null> {
-    if (bind.pack_id != null) return this.visiblePack(user, bind.pack_id);
-    if (project?.pack_id && (bind.domain == null || bind.domain === project.domain)) return this.visiblePack(user, project.pack_id);
+  /** `current` is the project's pack as findWithPack read it (null when none or not visible). */
+  private async resolvePack(user: AuthUser, project: Project | null, bind: BindRequest, current: Workflow | null): Promise<Workflow | null> {
+    if (bind.pack_id != null) return current && current.id === bind.pack_id ? current : this.visiblePack(user, bind.pack_id);
+    if (project?.pack_id && (bind.domain == null || bind.domain === project.domain)) return current ?? this.visiblePack(user, project.pack_id);
     if (bind.domain == null) return null;
     const pack = await this.packs
       .visible(user, 'w')

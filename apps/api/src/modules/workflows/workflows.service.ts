@@ -208,7 +208,12 @@ export class WorkflowsService {
    * The check is against the database, so it stays right with several processes.
    */
   async getPackForRuntime(user: AuthUser | null, packId: number): Promise<PackSnapshot> {
-    const wf = await findVisible(this.records, user, packId);
+    return this.packForRuntime(user, await findVisible(this.records, user, packId));
+  }
+
+  /** The same, for a workflow row the caller has just read with the owner scope (saves the lookup). */
+  async packForRuntime(user: AuthUser | null, wf: Workflow): Promise<PackSnapshot> {
+    const packId = wf.id;
     const hit = this.packCache.get(wf.id);
     if (hit && hit.version === wf.version && hit.updatedAt === wf.updated_at.getTime()) return hit.pack;
     const loaded = await this.snapshot(async (m) => {

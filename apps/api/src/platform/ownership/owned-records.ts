@@ -66,6 +66,14 @@ export class OwnedRecords<T extends OwnedEntity & ObjectLiteral> {
   }
 }
 
+/**
+ * The same scope for hand-written SQL on hot paths: `(alias.is_system OR alias.owner_id = <param>)`,
+ * where `ownerParam` (e.g. `$2`) is bound to the user's id, or to null for anonymous callers (system only).
+ */
+export function visibleSql(alias: string, ownerParam: string): string {
+  return `(${alias}.is_system OR ${alias}.owner_id = ${ownerParam})`;
+}
+
 export function assertWritable(row: OwnedEntity, noun: string) {
   if (row.is_system) {
     throw new DomainError('record.system_readonly', `This ${noun} is a system record and is read-only: clone it to make your own copy.`);

@@ -147,7 +147,14 @@ export class ProviderCall {
   private readonly startedAt = Date.now();
   private stopped: Stop | null = null;
   private totalTimer: NodeJS.Timeout | undefined;
+  /** One idle timer per call: it re-arms itself from the last activity instead of being reset per chunk. */
   private idleTimer: NodeJS.Timeout | undefined;
+  private idleArmed = false;
+  private lastActivity = 0;
+  /** Pending race() waiters, rejected when the call stops (cheaper than a signal listener per chunk). */
+  private readonly stopWaiters = new Set<() => void>();
+  /** The source stream ended normally: the response is fully read, nothing to cancel on close(). */
+  private drained = false;
   private readonly onCallerAbort = () => this.halt({ kind: 'aborted' });
 
   constructor(
@@ -209,14 +216,14 @@ export class ProviderCall {
     if (this.stopped) return Promise.reject(this.stopError());
     return new Promise<T>((resolve, reject) => {
       const onStop = () => reject(this.stopError());
-      this.controller.signal.addEventListener('abort', onStop, { once: true });
+      this.stopWaiters.add(onStop);
       p.then(
         (v) => {
-          this.controller.signal.removeEventListener('abort', onStop);
+          this.stopWaiters.delete(onStop);
           resolve(v);
         },
         (e) => {
-          this.controller.signal.removeEventListener('abort', onStop);
+          this.stopWaiters.delete(onStop);
           reject(e);
         },
       );
@@ -237,13 +244,14 @@ export class ProviderCall {
         this.disarmIdle();
         if (r.done) {
           finished = true;
+          this.drained = !this.stopped;
           break;
         }
         yield r.value; // the consumer's time is not idle time
       }
       if (this.stopped) throw this.stopError();
     } finally {
-      this.disarmIdle();
+      this.clearIdleTimer();
       if (!finished) Promise.resolve(it.return?.()).catch(() => undefined);
     }
   }
@@ -326,7 +334,11 @@ export class ProviderCall {
     if (this.stopped) return;
     this.stopped = stop;
     clearTimeout(this.totalTimer);
-    this.disarmIdle();
+    this.clearIdleTimer();
+    for (const wake of this.stopWaiters) wake();
+    this.stopWaiters.clear();
+    // A response read to its end has released its connection: aborting it would only cost time.
+    if (stop.kind === 'closed' && this.drained) return;
     this.controller.abort(stop.kind === 'closed' ? undefined : this.stopError());
   }
 
@@ -344,15 +356,31 @@ export class ProviderCall {
     }
   }
 
+  /** Starts an idle period (waiting for the next chunk). */
   private armIdle(): void {
-    this.disarmIdle();
     if (this.stopped) return;
-    this.idleTimer = setTimeout(() => this.halt({ kind: 'timeout', what: 'idle', ms: this.idleTimeoutMs }), this.idleTimeoutMs);
+    this.idleArmed = true;
+    this.lastActivity = performance.now();
+    if (!this.idleTimer) this.idleTimer = setTimeout(this.onIdleTimer, this.idleTimeoutMs);
   }
 
+  /** Ends the idle period; the timer stays and is re-armed lazily when it fires. */
   private disarmIdle(): void {
+    this.idleArmed = false;
+  }
+
+  private readonly onIdleTimer = () => {
+    this.idleTimer = undefined;
+    if (this.stopped || !this.idleArmed) return;
+    const waited = performance.now() - this.lastActivity;
+    if (waited >= this.idleTimeoutMs - 1) this.halt({ kind: 'timeout', what: 'idle', ms: this.idleTimeoutMs });
+    else this.idleTimer = setTimeout(this.onIdleTimer, this.idleTimeoutMs - waited);
+  };
+
+  private clearIdleTimer(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
+    this.idleArmed = false;
   }
 }
 

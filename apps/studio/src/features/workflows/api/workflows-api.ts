@@ -17,7 +17,6 @@ export const workflowKeys = {
   all: ['workflows'] as const,
   list: () => [...workflowKeys.all, 'list'] as const,
   detail: (id: number) => [...workflowKeys.all, 'detail', id] as const,
-  graph: (id: number) => [...workflowKeys.all, 'graph', id] as const,
 };
 
 export const workflowsApi = {

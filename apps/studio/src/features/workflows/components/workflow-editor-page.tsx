@@ -1,5 +1,6 @@
-// /studio/workflows/:id — loads the workflow, its graph and the visible agents, then mounts the editor.
-import { useCallback, useState } from 'react';
+// /studio/workflows/:id — loads the workflow (its record carries the graph) and the visible agents, then
+// mounts the editor. One request for the graph: GET …/workflows/{id} already has nodes, edges and version.
+import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { ReactFlowProvider } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
@@ -7,7 +8,7 @@ import { ErrorState, Loading } from '../../../shared/components/states';
 import { isApiError } from '../../../shared/http';
 import { useDocumentTitle } from '../../../shared/use-document-title';
 import { useAgents } from '../../agents/hooks/use-agents';
-import { useWorkflow, useWorkflowGraph } from '../hooks/use-workflows';
+import { useWorkflow } from '../hooks/use-workflows';
 import { WorkflowEditor } from './workflow-editor';
 
 export function WorkflowEditorPage() {
@@ -15,18 +16,22 @@ export function WorkflowEditorPage() {
   const workflowId = Number(id);
   const valid = Number.isInteger(workflowId) && workflowId > 0;
   const workflow = useWorkflow(workflowId);
-  const graph = useWorkflowGraph(workflowId);
   const agents = useAgents();
   const [loadCount, setLoadCount] = useState(0);
   useDocumentTitle(workflow.data ? `${workflow.data.name} · Editor` : 'Workflow editor');
 
+  // The editor takes the graph as its initial draft only (it is keyed by loadCount), so a background
+  // refetch of the record never swaps the graph under unsaved edits; Reload remounts it.
+  const detail = workflow.data;
+  const graph = useMemo(() => (detail ? { nodes: detail.nodes, edges: detail.edges, version: detail.version } : null), [detail]);
+
   const reload = useCallback(async () => {
-    await Promise.all([graph.refetch(), workflow.refetch(), agents.refetch()]);
+    await Promise.all([workflow.refetch(), agents.refetch()]);
     setLoadCount((n) => n + 1);
-  }, [graph, workflow, agents]);
+  }, [workflow, agents]);
 
   if (!valid) return <div className="page"><ErrorState title="Workflow not found" error={new Error(`“${id}” is not a workflow id.`)} /></div>;
-  const failed = workflow.error ?? graph.error ?? agents.error;
+  const failed = workflow.error ?? agents.error;
   if (failed) {
     const notFound = isApiError(failed) && failed.status === 404;
     return (
@@ -39,14 +44,14 @@ export function WorkflowEditorPage() {
       </div>
     );
   }
-  if (!workflow.data || !graph.data || !agents.data) return <div className="page"><Loading label="Loading the workflow…" /></div>;
+  if (!workflow.data || !graph || !agents.data) return <div className="page"><Loading label="Loading the workflow…" /></div>;
 
   return (
     <ReactFlowProvider>
       <WorkflowEditor
         key={`${workflowId}:${loadCount}`}
         workflow={workflow.data}
-        graph={graph.data}
+        graph={graph}
         agents={agents.data}
         onReload={reload}
       />

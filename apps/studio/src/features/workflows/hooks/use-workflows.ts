@@ -14,17 +14,6 @@ export function useWorkflow(id: number) {
   });
 }
 
-export function useWorkflowGraph(id: number) {
-  return useQuery({
-    queryKey: workflowKeys.graph(id),
-    queryFn: ({ signal }) => workflowsApi.graph(id, signal),
-    enabled: Number.isInteger(id) && id > 0,
-    // The editor owns the draft; never swap the graph under it on focus or reconnect.
-    staleTime: Infinity,
-    refetchOnReconnect: false,
-  });
-}
-
 export function useCreateWorkflow() {
   const qc = useQueryClient();
   return useMutation({
@@ -65,8 +54,7 @@ export function useSaveGraph(id: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: SaveGraphInput) => workflowsApi.saveGraph(id, body),
-    onSuccess: (graph) => {
-      qc.setQueryData(workflowKeys.graph(id), graph);
+    onSuccess: () => {
       void qc.invalidateQueries({ queryKey: workflowKeys.detail(id) });
       void qc.invalidateQueries({ queryKey: workflowKeys.list() });
     },
