@@ -87,6 +87,8 @@ async function openOnce(browser, base, packId, profileTo = null) {
     await page.mouse.up();
     await page.waitForFunction((b) => document.querySelector('.react-flow__viewport')?.style.transform !== b, before);
     const ttiMs = Date.now() - t0;
+    // BENCH_STUDIO_SHOT=<file.png>: what the user sees once the editor is interactive
+    if (process.env.BENCH_STUDIO_SHOT) await page.screenshot({ path: process.env.BENCH_STUDIO_SHOT });
     if (cdp) {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(profileTo, JSON.stringify(profile));

@@ -19,6 +19,8 @@ import {
   mergeProblemMaps,
   moveEdge,
   moveNodes,
+  openingFocus,
+  LARGE_GRAPH,
   redo,
   setArtifact,
   stageColor,
@@ -350,5 +352,27 @@ describe('mergeProblemMaps', () => {
     assert.equal(m.errorCount, 2);
     assert.equal(m.warningCount, 1);
     assert.equal(mergeProblemMaps(null, server), server);
+  });
+});
+
+describe('openingFocus', () => {
+  const graphOf = (n: number) =>
+    draftFromGraph({
+      nodes: Array.from({ length: n }, (_, i) => ({ node_key: `n${i}`, type: 'agent' as const, agent_id: 1, stage_label: null, config: {}, position_x: 1000 - i * 10, position_y: 0 })),
+      edges: [],
+    });
+
+  it('fits everything for ordinary graphs', () => {
+    assert.equal(openingFocus(graphOf(LARGE_GRAPH)), undefined);
+  });
+
+  it('opens a large graph on Start and the 30 nodes nearest to it', () => {
+    const d = graphOf(LARGE_GRAPH + 1);
+    const focus = openingFocus(d)!;
+    assert.equal(focus.length, 31);
+    assert.equal(focus[0].id, 'start');
+    const picked = new Set(focus.slice(1).map((f) => d.nodes.find((n) => n.uid === f.id)!.position_x));
+    const nearest = [...d.nodes].sort((a, b) => Math.hypot(a.position_x - d.start.x, a.position_y - d.start.y) - Math.hypot(b.position_x - d.start.x, b.position_y - d.start.y)).slice(0, 30).map((n) => n.position_x);
+    assert.deepEqual(picked, new Set(nearest));
   });
 });

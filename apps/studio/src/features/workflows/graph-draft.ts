@@ -608,3 +608,23 @@ export function draftFromFlow(nodes: readonly FlowNode[], edges: readonly Pick<F
     seq: draftNodes.length + draftEdges.length,
   };
 }
+
+/** Graphs with more nodes than this open focused on their beginning instead of fitted whole. */
+export const LARGE_GRAPH = 150;
+const OPENING_NODES = 30;
+
+/**
+ * What the editor fits into view when it opens: undefined = everything (the usual case). A large graph
+ * fitted whole shows hundreds of unreadable nodes and makes the browser draw all of them; it opens on
+ * Start and the nodes nearest to it instead, at a readable zoom — the mini map shows the whole graph and
+ * "Fit view" zooms out to it.
+ */
+export function openingFocus(draft: GraphDraft): { id: string }[] | undefined {
+  if (draft.nodes.length <= LARGE_GRAPH) return undefined;
+  const { x, y } = draft.start;
+  const nearest = draft.nodes
+    .map((n) => ({ id: n.uid, d: (n.position_x - x) ** 2 + (n.position_y - y) ** 2 }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, OPENING_NODES);
+  return [{ id: START_ID }, ...nearest.map(({ id }) => ({ id }))];
+}

@@ -43,6 +43,7 @@ import {
   setArtifact,
   toFlowEdges,
   toFlowNodes,
+  openingFocus,
   undo,
   updateEdge,
   updateNode,
@@ -134,6 +135,8 @@ export function WorkflowEditor({
     () => ({ stages, agentName, selected, problems, readOnly, measured }),
     [stages, agentName, selected, problems, readOnly, measured],
   );
+  // Decided once, from the graph as loaded: later edits never move the view on their own.
+  const opening = useMemo(() => openingFocus(hist.draft), []);
   const nodes = useMemo(() => toFlowNodes(draft, view, cache.current), [draft, view]);
   const edges = useMemo(() => toFlowEdges(draft, view, cache.current), [draft, view]);
   const stageCounts = useMemo(() => {
@@ -594,7 +597,7 @@ export function WorkflowEditor({
               elementsSelectable
               onlyRenderVisibleElements
               fitView
-              fitViewOptions={{ padding: 0.2, maxZoom: 1.2 }}
+              fitViewOptions={opening ? { padding: 0.2, maxZoom: 1.2, nodes: opening } : { padding: 0.2, maxZoom: 1.2 }}
               minZoom={0.05}
               maxZoom={2}
               defaultEdgeOptions={{ markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } }}
