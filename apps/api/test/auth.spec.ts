@@ -14,6 +14,9 @@ describe('first-run setup', () => {
 
   test('validates, creates the first user once and logs it in, then 409', async () => {
     const c = new Client(t.url);
+    const before = await c.get('/auth/setup');
+    assert.equal(before.status, 200);
+    assert.deepEqual(before.body, { needed: true });
     const bad = await c.post('/auth/setup', { username: 'owner', password: 'short' });
     assert.equal(bad.status, 400);
     assert.deepEqual(bad.body.errors.map((e: { field: string }) => e.field), ['password']);
@@ -28,6 +31,7 @@ describe('first-run setup', () => {
     const again = await new Client(t.url).post('/auth/setup', { username: 'other', password: 'other-password' });
     assert.equal(again.status, 409);
     isProblem(again);
+    assert.deepEqual((await new Client(t.url).get('/auth/setup')).body, { needed: false }, 'anyone may ask; the answer is only a boolean');
   });
 });
 

@@ -74,3 +74,37 @@ describe('pages (browser)', () => {
     });
   });
 });
+
+describe('first run (browser)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  before(async () => {
+    server = await startServer({ ADMIN_USERNAME: '', ADMIN_PASSWORD: '' });
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('a fresh install opens on the owner-account form; creating it signs in', async (t) => {
+    await withPage(browser, t, async ({ page, consoleErrors }) => {
+      await page.goto(server.url + '/studio');
+      await page.getByTestId('login-password-confirm').waitFor();
+      assert.match(await page.locator('h1').innerText(), /Create the owner account/);
+      await page.getByTestId('login-username').fill('owner');
+      await page.getByTestId('login-password').fill('owner-password-1');
+      await page.getByTestId('login-password-confirm').fill('owner-password-1');
+      await page.getByTestId('login-submit').click();
+      await page.getByTestId('overview-page').waitFor();
+      assert.equal(new URL(page.url()).pathname, '/studio');
+      // signed out again, the same page now offers sign-in: the owner exists
+      await page.context().clearCookies();
+      await page.goto(server.url + '/studio/login');
+      await page.getByTestId('login-form').waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.match(await page.locator('h1').innerText(), /Sign in/);
+      assert.deepEqual(consoleErrors.filter((e) => !/401/.test(e)), []);
+    });
+  });
+});

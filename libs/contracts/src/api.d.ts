@@ -11,7 +11,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Auth: setup state */
+        get: operations["Auth_setupState"];
         put?: never;
         /** Auth: setup */
         post: operations["Auth_setup"];
@@ -606,6 +607,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        SetupStateView: {
+            /** @description true while no user exists: POST /auth/setup will create the owner account */
+            needed: boolean;
+        };
         CredentialsDto: {
             /** @example ada */
             username: string;
@@ -1341,6 +1346,43 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    Auth_setupState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupStateView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     Auth_setup: {
         parameters: {
             query?: never;

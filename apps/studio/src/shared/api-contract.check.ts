@@ -27,6 +27,7 @@ export type ContractChecks = [
   Check<Fits<Schema<'DemoResponseView'>, T.DemoResponse>>,
   Check<Fits<Schema<'StatusView'>, T.AgentStatus>>,
   Check<Fits<Schema<'UserView'>, T.User>>,
+  Check<Fits<Schema<'SetupStateView'>, T.SetupState>>,
   Check<Fits<Schema<'StatusEvent'>, T.StreamEventData['status']>>,
   Check<Fits<Schema<'PackEvent'>, T.StreamEventData['pack']>>,
   Check<Fits<Schema<'StageEvent'>, T.StreamEventData['stage']>>,

@@ -35,6 +35,11 @@ export interface User {
   is_admin?: boolean;
 }
 
+/** GET /auth/setup: whether the server still has no user (first run). */
+export interface SetupState {
+  needed: boolean;
+}
+
 export interface Credentials {
   username: string;
   password: string;

@@ -6,13 +6,21 @@ import { promisify } from 'node:util';
 import { CurrentUser, Public } from './auth.decorators';
 import { LocalLoginGuard, LoginBodyGuard, RateLimitGuard } from './auth.guards';
 import { AuthService } from './auth.service';
-import { CreatedTokenView, CreateTokenDto, CredentialsDto, LoginDto, TokenView, UserView } from './dto/credentials.dto';
+import { CreatedTokenView, CreateTokenDto, CredentialsDto, LoginDto, SetupStateView, TokenView, UserView } from './dto/credentials.dto';
 import type { AuthUser } from './user.entity';
 
 @ApiTags('auth')
 @Controller('auth')
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
+
+  /** Lets the studio open on the owner-account form on a fresh install. */
+  @Public()
+  @Get('setup')
+  @ApiOkResponse({ type: SetupStateView })
+  async setupState(): Promise<SetupStateView> {
+    return { needed: await this.auth.setupNeeded() };
+  }
 
   @Public()
   @Post('setup')

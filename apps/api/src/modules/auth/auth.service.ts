@@ -64,6 +64,11 @@ export class AuthService {
     return toAuthUser(u);
   }
 
+  /** True while no user exists (first run). */
+  async setupNeeded(): Promise<boolean> {
+    return !(await this.users.exists());
+  }
+
   /** First-run: creates the first (admin) user; 409 once any user exists. */
   async setup(username: string, password: string): Promise<AuthUser> {
     const hash = await argon2.hash(password, ARGON);

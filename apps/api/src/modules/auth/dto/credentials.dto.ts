@@ -27,6 +27,10 @@ export class CreateTokenDto {
   @ApiProperty({ example: 'ci' }) @IsString() @Length(1, 200) name: string;
 }
 
+export class SetupStateView {
+  @ApiProperty({ description: 'true while no user exists: POST /auth/setup will create the owner account' }) needed: boolean;
+}
+
 export class UserView {
   @ApiProperty() id: number;
   @ApiProperty() username: string;

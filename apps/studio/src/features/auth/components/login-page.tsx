@@ -1,12 +1,12 @@
 // /studio/login — sign in, or create the owner account on a fresh install (POST /auth/setup, 409 once
 // any user exists). After success, go to `next`.
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../../shared/components/alert';
 import { Field, errorFor } from '../../../shared/components/field';
 import { isApiError, errorMessage, safeNext } from '../../../shared/http';
 import { useDocumentTitle } from '../../../shared/use-document-title';
-import { useLogin } from '../hooks/use-auth';
+import { useLogin, useSetupState } from '../hooks/use-auth';
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -19,10 +19,18 @@ export function LoginPage() {
   const [localError, setLocalError] = useState<string | null>(null);
   const login = useLogin(mode);
   const userRef = useRef<HTMLInputElement>(null);
+  // A fresh install (no user yet) opens on the owner-account form, unless the user already chose a mode.
+  const setupState = useSetupState();
+  const chosen = useRef(false);
+  const needsSetup = setupState.data?.needed === true;
+  useEffect(() => {
+    if (needsSetup && !chosen.current) setMode('setup');
+  }, [needsSetup]);
 
   useDocumentTitle(mode === 'login' ? 'Sign in' : 'Create the owner account');
 
   const switchMode = (m: 'login' | 'setup') => {
+    chosen.current = true;
     setMode(m);
     setLocalError(null);
     login.reset();
