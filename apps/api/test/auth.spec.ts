@@ -138,6 +138,10 @@ describe('auth', () => {
 
   test('admins manage users; others get 403', async () => {
     const bob = await newUser(t.url, admin, 'bob');
+    const token = await bob.post('/auth/tokens', { name: 'bob-script' });
+    const bobBearer = new Client(t.url);
+    bobBearer.bearer = token.body.token;
+    assert.equal((await bobBearer.get('/auth/me')).status, 200, 'the token works (and is now remembered)');
     assert.equal((await bob.get('/studio/api/users')).status, 403);
     assert.equal((await bob.post('/studio/api/users', { username: 'eve', password: 'password-123' })).status, 403);
     const list = await admin.get('/studio/api/users');
@@ -150,6 +154,7 @@ describe('auth', () => {
     const bobId = list.body.find((u: { username: string }) => u.username === 'bob').id;
     assert.equal((await admin.delete(`/studio/api/users/${bobId}`)).status, 204);
     assert.equal((await bob.get('/auth/me')).status, 401, 'a deleted user is logged out');
+    assert.equal((await bobBearer.get('/auth/me')).status, 401, "a deleted user's token stops working at once");
   });
 });
 
