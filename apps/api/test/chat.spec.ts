@@ -259,6 +259,19 @@ describe('chat and stream', () => {
     assert.equal(g.events.at(-1)!.event, 'close');
   });
 
+  test('NUL characters from the model are stored as U+FFFD, so the turn and its history are recorded', async () => {
+    await bind(a, 'nul', packId);
+    fake.enqueue({ text: 'a\u0000b' });
+    const s = await stream('message=x&project_slug=nul');
+    const done = s.events.find((e) => e.event === 'done')!;
+    assert.equal(done.data.state, 'done');
+    assert.equal(done.data.reply, 'a\uFFFDb');
+    const h = await a.get('/agent/history/nul');
+    assert.equal(h.body.messages.at(-1).content, 'a\uFFFDb');
+    const replay = await stream('', a, { headers: { 'last-event-id': `${done.id.split(':')[0]}:0` } });
+    assert.deepEqual(names(replay.events), names(s.events), 'the stored events replay in full');
+  });
+
   test('path traversal by the model is refused as a tool error and the loop goes on', async () => {
     await bind(a, 'escape', packId);
     fake.enqueue(

@@ -10,6 +10,7 @@
 import type { GraphNode } from '@service/workflow-graph';
 import { ProviderError, type ChatMessage, type Provider, type ProviderEvent, type ToolCall } from './providers/provider';
 import type { FileChangeInfo, ResolvedAgent, ResolvedModel, RuntimeEvent, Usage, Workspace } from './runtime.types';
+import { storableText, storableValue } from './storable';
 import { offeredTools, runTool, toolMessageContent, toolSpecs } from './tools';
 
 /** The context line the offline provider (and any reader of the prompt) looks for. */
@@ -119,10 +120,18 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     for await (const ev of abortable(stream, signal)) {
       if (ev.type === 'text') {
         if (!ev.delta) continue;
-        text += ev.delta;
-        yield { event: 'content', data: { delta: ev.delta } };
+        const delta = storableText(ev.delta);
+        text += delta;
+        yield { event: 'content', data: { delta } };
       } else if (ev.type === 'tool_call') {
-        calls.push({ ...ev.call, id: ev.call.id || `call_${call}_${calls.length + 1}` });
+        const c = ev.call;
+        calls.push({
+          ...c,
+          id: storableText(c.id || `call_${call}_${calls.length + 1}`),
+          name: storableText(c.name),
+          arguments: storableValue(c.arguments),
+          ...(c.argumentsError ? { argumentsError: storableText(c.argumentsError) } : {}),
+        });
       } else if (ev.type === 'usage') {
         for (const u of usages) {
           u.input_tokens += nonNegative(ev.input_tokens);
