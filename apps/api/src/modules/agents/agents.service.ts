@@ -18,6 +18,7 @@ import { SkillsService } from '../skills/skills.service';
 import { isToolName, normaliseToolAllowlist } from '../skills/tool-allowlist';
 import { Agent } from './agent.entity';
 import { DEFAULT_MAX_ITERATIONS, type CreateAgentDto, type UpdateAgentDto } from './dto/agent.dto';
+import { isDbId } from '../../platform/database/db-id';
 
 /** How many referrers a 409 detail names. */
 const MAX_NAMED_REFERRERS = 20;
@@ -140,7 +141,7 @@ export class AgentsService {
    * is not visible: the runtime then reports the agent as missing rather than switch models silently.
    */
   async resolveForRuntime(user: AuthUser | null, agentId: number): Promise<ResolvedAgent | null> {
-    if (!Number.isSafeInteger(agentId) || agentId <= 0 || agentId > 2_147_483_647) return null;
+    if (!isDbId(agentId)) return null;
     // One statement per turn: the agent, its model (with the sealed key) and its visible skills.
     const rows: RuntimeAgentRow[] = await this.ds.query(
       `SELECT a.id, a.name, a.role, a.system_prompt, a.model_id, a.skill_ids, a.tool_allowlist, a.max_iterations,

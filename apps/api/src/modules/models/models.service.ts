@@ -16,6 +16,7 @@ import type { AuthUser } from '../auth/user.entity';
 import type { ResolvedModel } from '../runtime/runtime.types';
 import type { CreateModelDto, ModelView, UpdateModelDto } from './dto/model.dto';
 import { Model } from './model.entity';
+import { isDbId } from '../../platform/database/db-id';
 
 /** How many referrers a 409 detail names. */
 const MAX_NAMED_REFERRERS = 20;
@@ -113,7 +114,7 @@ export class ModelsService {
    * decrypted key. Not visible → 404 DomainError.
    */
   async resolveForRuntime(user: AuthUser | null, id: number): Promise<ResolvedModel> {
-    if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) throw new DomainError('not_found', `Model ${id} not found`);
+    if (!isDbId(id)) throw new DomainError('not_found', `Model ${id} not found`);
     const row = (await this.withKey(user).andWhere('r.id = :id', { id }).getOne()) as ModelRow | null;
     if (!row) throw new DomainError('not_found', `Model ${id} not found`);
     return this.toResolved(row);
@@ -130,7 +131,6 @@ export class ModelsService {
       max_tokens: row.max_tokens,
     };
   }
-
 
   /** `custom` needs a base URL; any base URL must pass the MODEL_HOSTS policy (400 on `api_base`). */
   private checkApiBase(provider: string, apiBase: string | null) {

@@ -1,7 +1,7 @@
 /**
  * Projects and their workflow state (SPEC §5). A project is always owned by one user (there are no
  * system projects, so `projects` has no `is_system` column and OwnedRecords does not apply):
- * `findBySlug` below is the one place that scopes projects by owner; another user's project is 404.
+ * `findWithPack` below is the one place that scopes projects by owner; another user's project is 404.
  * Packs are looked up through OwnedRecords<Workflow> (visible = system + own). The workspace file
  * routes go through here too, so every file operation starts with the owner check.
  */
@@ -16,9 +16,9 @@ import { Workflow } from '../workflows/workflow.entity';
 import type { BindWorkflowDto, CreateProjectDto } from './dto/project.dto';
 import { Project, type AwaitingGate } from './project.entity';
 import { WorkspaceService, type FileContent, type FileEntry, type RevisionEntry } from './workspace.service';
+import { isDbId } from '../../platform/database/db-id';
 
 export const PROJECT_SLUG = /^[a-z0-9-]{1,64}$/;
-const MAX_DB_ID = 2_147_483_647;
 
 export interface WorkflowState {
   project_slug: string;
@@ -60,7 +60,6 @@ export interface BindRequest {
 }
 
 const projectNotFound = (slug: unknown) => new DomainError('not_found', `Project ${String(slug).slice(0, 64)} not found`);
-const isDbId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= MAX_DB_ID;
 
 function toRecord(p: Project): ProjectRecord {
   return {
@@ -278,17 +277,16 @@ export class ProjectsService {
 
   // ------------------------------------------------------------------------------------------
 
-  /** THE owner scope for projects. */
-  private findBySlug(user: AuthUser, slug: unknown): Promise<Project | null> {
-    if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) return Promise.resolve(null);
-    return this.repo.findOneBy({ owner_id: user.id, slug });
+  private async findBySlug(user: AuthUser, slug: unknown): Promise<Project | null> {
+    return (await this.findWithPack(user, slug)).project;
   }
 
   /**
-   * Every chat turn starts here, so it is one hand-written statement: the caller's project `slug`
-   * (owner-scoped like findBySlug) with its bound pack when the caller may see it.
+   * THE owner scope for projects: the caller's project `slug` with its bound pack when the caller may
+   * see it. Every chat turn starts here, so it is one hand-written statement.
    */
-  private async findWithPack(user: AuthUser, slug: string): Promise<{ project: Project | null; pack: Workflow | null }> {
+  private async findWithPack(user: AuthUser, slug: unknown): Promise<{ project: Project | null; pack: Workflow | null }> {
+    if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) return { project: null, pack: null };
     const rows: ProjectWithPackRow[] = await this.ds.query(
       `SELECT p.id, p.owner_id, p.slug, p.name, p.pack_id, p.domain, p.stage, p.awaiting_gate, p.created_at, p.updated_at,
               w.id AS w_id, w.owner_id AS w_owner_id, w.is_system AS w_is_system, w.created_at AS w_created_at, w.updated_at AS w_updated_at,

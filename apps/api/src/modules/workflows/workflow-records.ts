@@ -5,7 +5,8 @@ import type { AuthUser } from '../auth/user.entity';
 import { DomainError } from '../../platform/errors/domain-error';
 import { assertWritable, type OwnedRecords } from '../../platform/ownership/owned-records';
 import { Workflow } from './workflow.entity';
-import { firstFreeSlug, isDbId } from './workflow-rules';
+import { isDbId } from '../../platform/database/db-id';
+import { firstFreeSlug } from './workflow-rules';
 
 export interface WorkflowRecord {
   id: number;

@@ -7,8 +7,6 @@ export const MAX_STAGES = 32;
 export const MAX_NAME = 200;
 /** Descriptions and prompts: 64 KiB of text (SPEC §4 "prompts ≤ 64 KiB"). */
 export const MAX_TEXT = 65536;
-/** Postgres `integer` ids: anything larger cannot name a row. */
-export const MAX_DB_ID = 2147483647;
 
 export const DEFAULT_STAGES: Readonly<Record<string, readonly string[]>> = {
   pdlc: ['discover', 'design', 'develop', 'test', 'deploy', 'iterate'],
@@ -42,5 +40,3 @@ export function firstFreeSlug(base: string, taken: ReadonlySet<string>): string 
     if (!taken.has(candidate)) return candidate;
   }
 }
-
-export const isDbId = (id: unknown): id is number => typeof id === 'number' && Number.isSafeInteger(id) && id >= 1 && id <= MAX_DB_ID;

@@ -21,7 +21,8 @@ import { loadGraph, replaceGraph, type StoredGraph } from './graph-store';
 import { WorkflowNode } from './workflow-node.entity';
 import { Workflow } from './workflow.entity';
 import { claimSlug, findVisible, lockWritable, toRecord, withSlugRetry, type WorkflowRecord } from './workflow-records';
-import { defaultStages, isDbId, MAX_NAME, slugify } from './workflow-rules';
+import { isDbId } from '../../platform/database/db-id';
+import { defaultStages, MAX_NAME, slugify } from './workflow-rules';
 
 export type WorkflowDetail = WorkflowRecord & StoredGraph;
 export interface GraphSnapshot extends StoredGraph {

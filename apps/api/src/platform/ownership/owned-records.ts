@@ -7,6 +7,7 @@ import { Brackets, In, type EntityManager, type ObjectLiteral, type Repository, 
 import type { AuthUser } from '../../modules/auth/user.entity';
 import { DomainError } from '../errors/domain-error';
 import type { OwnedEntity } from './owned.entity';
+import { isDbId } from '../database/db-id';
 
 export class OwnedRecords<T extends OwnedEntity & ObjectLiteral> {
   constructor(
@@ -37,7 +38,7 @@ export class OwnedRecords<T extends OwnedEntity & ObjectLiteral> {
   }
 
   async findVisible(user: AuthUser | null, id: number, m?: EntityManager): Promise<T> {
-    if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) throw new DomainError('not_found', `${this.noun} not found`);
+    if (!isDbId(id)) throw new DomainError('not_found', `${this.noun} not found`);
     const row = await this.visible(user, 'r', m).andWhere('r.id = :__id', { __id: id }).getOne();
     if (!row) throw new DomainError('not_found', `${cap(this.noun)} ${id} not found`);
     return row;

@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { MAX_DB_ID } from '../../../platform/database/db-id';
 import { TOOL_NAMES } from '../../runtime/runtime.types';
 import { MAX_NAME, NameField, Optional, PromptField, ToolAllowlistField } from '../../skills/dto/skill.dto';
 
 export const MAX_SKILLS = 64;
 export const MAX_ITERATIONS = 50;
 export const DEFAULT_MAX_ITERATIONS = 8;
-/** The largest id an integer column holds: larger ids can name no record. */
-export const MAX_DB_ID = 2_147_483_647;
 
 /** POST /studio/api/agents. Server-owned fields (id, owner_id, is_system, created_at, updated_at) are unknown here → 400. */
 export class CreateAgentDto {

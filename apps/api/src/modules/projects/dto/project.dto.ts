@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_DB_ID } from '../../../platform/database/db-id';
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
-const MAX_ID = 2_147_483_647;
 /** Query strings arrive as text: "3" → 3; anything else stays as is and fails @IsInt. */
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
 
@@ -17,14 +17,14 @@ export class CreateProjectDto {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(MAX_ID)
+  @Max(MAX_DB_ID)
   pack_id?: number | null;
 }
 
 export class BindWorkflowDto {
   @ApiProperty({ example: 'pdlc', description: "must equal the pack's domain" }) @IsString() @Length(1, 64) domain: string;
   @ApiProperty({ example: 'design', description: "one of the pack's stages" }) @IsString() @Length(1, 64) stage: string;
-  @ApiProperty({ type: 'integer', description: 'a pack (workflow) visible to the caller' }) @IsInt() @Min(1) @Max(MAX_ID) pack_id: number;
+  @ApiProperty({ type: 'integer', description: 'a pack (workflow) visible to the caller' }) @IsInt() @Min(1) @Max(MAX_DB_ID) pack_id: number;
 }
 
 export class ReadFileQueryDto {
@@ -33,7 +33,7 @@ export class ReadFileQueryDto {
   @Transform(toInt)
   @IsInt()
   @Min(1)
-  @Max(MAX_ID)
+  @Max(MAX_DB_ID)
   revision?: number;
 }
 
