@@ -1,11 +1,13 @@
 // `npm test`: install what is missing, build, then run every suite and print `N passed, N failed`.
 //   unit     — *.spec.js compiled beside the code (libs, api src, studio pure logic)
 //   api      — apps/api/test/*.spec.js: the real app over HTTP on a real database
-//              (PGlite by default; TEST_DATABASE=postgres uses the server at TEST_PG_URL)
+//              (the embedded Postgres server by default, one for the whole run with a database per
+//              test file; TEST_DATABASE=postgres uses the server at TEST_PG_URL instead)
 //   e2e      — apps/studio/e2e/*.spec.js: Playwright driving Debian's Chromium against the real server
 // TEST_SUITES=unit,api limits the run; TEST_FILTER=auth runs matching files only.
 import { execSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -45,7 +47,25 @@ const wanted = (process.env.TEST_SUITES || 'unit,api,e2e').split(',');
 const tsc = (project) => execSync(`node_modules/.bin/tsc -p ${project}`, { stdio: 'inherit' });
 if (wanted.includes('unit') && existsSync('apps/studio/tsconfig.spec.json')) tsc('apps/studio/tsconfig.spec.json');
 if (wanted.includes('e2e') && existsSync('apps/studio/e2e/tsconfig.json')) tsc('apps/studio/e2e/tsconfig.json');
-const db = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
+const db = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'embedded';
+
+// The default path is the tested path: the same embedded server the service runs (built above),
+// started once here; each test file creates (and drops) its own database on it.
+let embedded = null;
+let embeddedDir = null;
+if (db === 'embedded' && wanted.some((s) => s === 'api' || s === 'e2e')) {
+  const { EmbeddedPostgres } = createRequire(import.meta.url)('../apps/api/dist/src/platform/database/embedded-postgres.js');
+  embeddedDir = mkdtempSync(join(tmpdir(), 'aws-test-pg-'));
+  embedded = new EmbeddedPostgres({ dir: join(embeddedDir, 'postgres') });
+  env.TEST_EMBEDDED_PG_URL = await embedded.start();
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stopEmbedded().finally(() => process.exit(130)));
+}
+async function stopEmbedded() {
+  if (embedded) await embedded.stop();
+  embedded = null;
+  if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+  embeddedDir = null;
+}
 
 let pass = 0;
 let fail = 0;
@@ -80,5 +100,6 @@ for (const name of wanted) {
   fail += counts.fail;
   skip += counts.skip;
 }
+await stopEmbedded();
 console.log(`\n${pass} passed, ${fail} failed${skip ? `, ${skip} skipped` : ''}`);
 process.exit(fail ? 1 : 0);

@@ -1,5 +1,5 @@
 /** The application: platform modules (config, database, logging, rate limits) plus one module per concept. */
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Request } from 'express';
@@ -9,6 +9,14 @@ import { AppLogger, loggingModule } from './platform/logging/logging.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { FEATURE_MODULES } from './feature-modules';
+
+/** Stops the embedded database server last: Nest closes the TypeORM pool (a deeper module) first. */
+class EmbeddedDatabaseLifecycle implements OnApplicationShutdown {
+  constructor(private readonly db: DatabaseTarget) {}
+  async onApplicationShutdown() {
+    await this.db.embedded?.stop();
+  }
+}
 
 @Module({})
 export class AppModule {
@@ -48,7 +56,7 @@ export class AppModule {
         HealthModule,
         ...FEATURE_MODULES,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, AppLogger],
+      providers: [{ provide: APP_CONFIG, useValue: config }, AppLogger, { provide: EmbeddedDatabaseLifecycle, useValue: new EmbeddedDatabaseLifecycle(db) }],
       exports: [APP_CONFIG],
     };
   }

@@ -2,6 +2,7 @@
  * Builds the whole application: Nest app, HTTP middleware in order, migrations, seeding hooks.
  * main.ts and the API tests both use it, so tests run exactly what production runs.
  */
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createHash, randomUUID } from 'node:crypto';
@@ -16,7 +17,7 @@ import { AuthService } from '../modules/auth/auth.service';
 import { DatabaseSessionStore } from '../modules/auth/session.store';
 import { loadConfig, type AppConfig } from './config/app-config';
 import { AppLogger } from './logging/logging.module';
-import { databaseTarget, type DatabaseTarget } from './database/data-source-options';
+import { openDatabase, type DatabaseTarget } from './database/data-source-options';
 import { ProblemFilter } from './errors/problem.filter';
 import { createValidationPipe } from './errors/validation';
 import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, originCheck } from './http/body';
@@ -45,7 +46,18 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
   delete process.env.OPENAI_CUSTOM_HEADERS;
   delete process.env.ANTHROPIC_CUSTOM_HEADERS;
   const config = { ...loadConfig(), ...overrides };
-  const db = databaseTarget(config);
+  // the embedded server (no DATABASE_URL) starts before anything else and stops when the app closes
+  const pgLog = new Logger('Postgres');
+  const db = await openDatabase(config, config.logLevel === 'silent' ? undefined : (line) => pgLog.warn(line));
+  try {
+    return await buildApp(config, db, opts);
+  } catch (err) {
+    await db.embedded?.stop();
+    throw err;
+  }
+}
+
+async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: boolean }): Promise<CreatedApp> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, db), {
     bodyParser: false,
     bufferLogs: true,

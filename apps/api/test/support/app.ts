@@ -1,7 +1,9 @@
 /**
- * Boots the real application for an API test, on a real database:
- * PGlite in a fresh temp dir by default, or a fresh database on the Postgres server when
- * TEST_DATABASE=postgres (TEST_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+ * Boots the real application for an API test, on a real database: a fresh database per test file on
+ * the embedded Postgres server that `npm test` starts once for the run (TEST_EMBEDDED_PG_URL), or on
+ * the machine's Postgres server when TEST_DATABASE=postgres (TEST_PG_URL, default
+ * postgres://postgres@127.0.0.1:5432/postgres). A file run on its own (no runner) starts its own
+ * embedded server, as the service does.
  */
 import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import type { AppConfig } from '../../src/platform/config/app-config';
 import { createApp, type CreatedApp } from '../../src/platform/create-app';
+import { EmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
@@ -20,12 +23,24 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
+let ownServer: Promise<string> | null = null;
+
+/** The admin URL of the server the test databases live on. */
+export function testServerUrl(): Promise<string> {
+  if (process.env.TEST_DATABASE === 'postgres') return Promise.resolve(process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+  if (process.env.TEST_EMBEDDED_PG_URL) return Promise.resolve(process.env.TEST_EMBEDDED_PG_URL);
+  if (!ownServer) {
+    const dir = mkdtempSync(join(tmpdir(), 'aws-test-pg-'));
+    const server = new EmbeddedPostgres({ dir: join(dir, 'postgres') });
+    ownServer = server.start();
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return ownServer;
+}
+
 export async function createTestDb(): Promise<TestDb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-test-'));
-  if (process.env.TEST_DATABASE !== 'postgres') {
-    return { dataDir, databaseUrl: null, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const admin = process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = await testServerUrl();
   const name = `aws_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const c = new PgClient({ connectionString: admin });
   await c.connect();

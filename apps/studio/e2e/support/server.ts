@@ -1,6 +1,7 @@
 /**
  * Starts the real production server (apps/api/dist/src/main.js) for browser tests, on a free port with
- * a fresh embedded database, or a fresh Postgres database when TEST_DATABASE=postgres.
+ * a fresh database on the embedded Postgres server `npm test` runs (TEST_EMBEDDED_PG_URL), or on the
+ * machine's Postgres server when TEST_DATABASE=postgres; run on its own, the server embeds its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,8 +35,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-e2e-'));
   let databaseUrl: string | undefined;
   let dbName: string | undefined;
-  const admin = process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  if (process.env.TEST_DATABASE === 'postgres') {
+  const admin =
+    process.env.TEST_DATABASE === 'postgres'
+      ? process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
+      : process.env.TEST_EMBEDDED_PG_URL || '';
+  if (admin) {
     dbName = `aws_e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
     const c = new PgClient({ connectionString: admin });
     await c.connect();

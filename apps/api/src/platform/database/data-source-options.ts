@@ -1,30 +1,32 @@
 /**
- * One place that decides which Postgres we talk to: a server when DATABASE_URL is set,
- * otherwise embedded PGlite under DATA_DIR/pglite. The same migrations run on both.
+ * One place that decides which Postgres we talk to: a server when DATABASE_URL is set, otherwise the
+ * embedded Postgres server under DATA_DIR/postgres, started here (before migrations) and stopped when
+ * the Nest app closes (docs/decisions/database.md). The same migrations and queries run on both.
  */
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
-import { PgliteHandle, pgliteDriver } from './pglite-pool';
+import { EmbeddedPostgres } from './embedded-postgres';
 import { MIGRATIONS } from './migrations';
 
 export interface DatabaseTarget {
   options: DataSourceOptions;
-  kind: 'postgres' | 'pglite';
-  pglite?: PgliteHandle;
+  kind: 'postgres' | 'embedded';
+  /** The embedded server, when this service owns it. */
+  embedded?: EmbeddedPostgres;
 }
 
-export function databaseTarget(config: AppConfig): DatabaseTarget {
+export async function openDatabase(config: AppConfig, onLog?: (line: string) => void): Promise<DatabaseTarget> {
   const common = {
     type: 'postgres' as const,
     migrations: MIGRATIONS,
     migrationsRun: false,
     synchronize: false,
     logging: false,
+    poolSize: 10,
   };
-  if (config.databaseUrl) {
-    return { kind: 'postgres', options: { ...common, url: config.databaseUrl, poolSize: 10 } };
-  }
-  const handle = new PgliteHandle(join(config.dataDir, 'pglite'));
-  return { kind: 'pglite', pglite: handle, options: { ...common, driver: pgliteDriver(handle) } as DataSourceOptions };
+  if (config.databaseUrl) return { kind: 'postgres', options: { ...common, url: config.databaseUrl } };
+  const embedded = new EmbeddedPostgres({ dir: join(config.dataDir, 'postgres'), onLog });
+  const url = await embedded.start();
+  return { kind: 'embedded', embedded, options: { ...common, url } };
 }

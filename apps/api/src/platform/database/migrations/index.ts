@@ -1,4 +1,4 @@
-/** Every migration, in order. Hand-checked SQL for Postgres; the same list runs on PGlite and on a server. */
+/** Every migration, in order. Hand-checked SQL for Postgres; the same list runs on the embedded server and on an external one. */
 import { Auth1732300000000 } from './1732300000000-auth';
 import { Studio1732300000001 } from './1732300000001-studio';
 import { Projects1732300000002 } from './1732300000002-projects';
