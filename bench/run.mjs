@@ -34,8 +34,8 @@ const quick = env.BENCH_QUICK === '1';
 const only = env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((s) => Number(s.trim())) : Object.keys(SCENARIOS).map(Number);
 for (const n of only) if (!SCENARIOS[n]) throw new Error(`BENCH_ONLY: no scenario ${n} (1–7)`);
 const dbChoice = (env.BENCH_DB || 'both').toLowerCase();
-const databases = dbChoice === 'both' ? ['pglite', 'postgres'] : [dbChoice];
-for (const d of databases) if (d !== 'pglite' && d !== 'postgres') throw new Error(`BENCH_DB must be pglite, postgres or both, not ${d}`);
+const databases = dbChoice === 'both' ? ['embedded', 'postgres'] : [dbChoice];
+for (const d of databases) if (d !== 'embedded' && d !== 'postgres') throw new Error(`BENCH_DB must be embedded, postgres or both, not ${d}`);
 const fullRun = !quick && !env.BENCH_ONLY && dbChoice === 'both';
 const writeDocs = env.BENCH_WRITE_DOCS ? env.BENCH_WRITE_DOCS === '1' : fullRun;
 

@@ -7,6 +7,8 @@ if (!process.env.SKIP_BUILD) {
   execSync('npx nx run-many -t build --outputStyle=static', { stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
 }
 console.log('› starting the service…');
-const child = spawn(process.execPath, ['apps/api/dist/src/main.js'], { stdio: 'inherit' });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+// Its own process group: a Ctrl-C reaches the service once (forwarded here), never twice — a second
+// signal during shutdown would end it before it has stopped its embedded database server.
+const child = spawn(process.execPath, ['apps/api/dist/src/main.js'], { stdio: 'inherit', detached: true });
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig === 'SIGHUP' ? 'SIGTERM' : sig));
 child.on('exit', (code) => process.exit(code ?? 0));

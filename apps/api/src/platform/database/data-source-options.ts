@@ -3,6 +3,7 @@
  * embedded Postgres server under DATA_DIR/postgres, started here (before migrations) and stopped when
  * the Nest app closes (docs/decisions/database.md). The same migrations and queries run on both.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
@@ -26,6 +27,9 @@ export async function openDatabase(config: AppConfig, onLog?: (line: string) => 
     poolSize: 10,
   };
   if (config.databaseUrl) return { kind: 'postgres', options: { ...common, url: config.databaseUrl } };
+  if (existsSync(join(config.dataDir, 'pglite'))) {
+    onLog?.(`${join(config.dataDir, 'pglite')} holds data of the former PGlite default, which is no longer read (docs/OPERATIONS.md)`);
+  }
   const embedded = new EmbeddedPostgres({ dir: join(config.dataDir, 'postgres'), onLog });
   const url = await embedded.start();
   return { kind: 'embedded', embedded, options: { ...common, url } };
