@@ -9,6 +9,7 @@
 //                                server (whose memory is not the service's and is not counted)
 //   BENCH_TURNS=1000             sync chat turns between the two memory readings
 //   BENCH_SKIP_BUILD=1           use the build already in apps/*/dist
+//   BENCH_SETTLE_MS=15000        idle time before each memory reading
 import { execSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,9 @@ const env = process.env;
 const target = env.BENCH_ROOT || ROOT;
 const dbKind = env.BENCH_DB || 'embedded';
 const turns = Number(env.BENCH_TURNS || 1000);
-const SETTLE_MS = 5_000; // idle time before a memory reading (GC, checkpointer and friends settle)
+// idle time before a memory reading: V8's memory reducer runs and the pool closes connections idle
+// for 10 s (pg's default), as they would on a service nobody is using
+const SETTLE_MS = Number(env.BENCH_SETTLE_MS || 15_000);
 const MiB = 1024 * 1024;
 const log = (...a) => console.log(`[start-rss ${new Date().toISOString().slice(11, 19)}]`, ...a);
 

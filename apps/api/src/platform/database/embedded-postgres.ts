@@ -28,6 +28,8 @@ const SERVER_SETTINGS = [
   'work_mem=4MB',
   'maintenance_work_mem=32MB',
   'max_wal_size=256MB',
+  'io_method=sync', // no I/O worker processes (Postgres 18 starts 3 by default)
+  'max_logical_replication_workers=0', // and no logical replication launcher
   'logging_collector=off',
   'log_min_messages=warning',
 ];
