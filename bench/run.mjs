@@ -2,12 +2,12 @@
 // `npm run bench`: the benchmark suite (docs/performance.md says how to read it).
 // Builds (unless BENCH_SKIP_BUILD=1), starts a fake OpenAI-compatible provider and the production
 // server as child processes on 127.0.0.1, sets everything up through the public API, runs each
-// scenario on PGlite and on a throwaway Postgres database, prints one table and writes
+// scenario on the embedded Postgres server and on a throwaway database on the machine's server, prints one table and writes
 // bench/results/latest.json.
 //
 //   BENCH_QUICK=1          short runs (a smoke test of the harness, not figures to quote)
 //   BENCH_ONLY=1,2         only these scenarios (numbers 1–7)
-//   BENCH_DB=pglite|postgres|both   (default both)
+//   BENCH_DB=embedded|postgres|both (default both)
 //   BENCH_SKIP_BUILD=1     use the build already in apps/*/dist
 //   BENCH_CPU_PROF=1       run the server under --cpu-prof; profiles go to a temp dir (printed)
 //   BENCH_STRICT=1         exit 1 when a target is missed (harness errors always exit 1)

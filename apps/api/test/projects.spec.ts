@@ -1,6 +1,6 @@
 /**
  * /studio/api/projects: projects, workspace files with revisions, path safety, limits, and ownership
- * (two users: another user's project is 404 on every route). Runs on PGlite or Postgres (TEST_DATABASE).
+ * (two users: another user's project is 404 on every route). Runs on the embedded or the external Postgres server (TEST_DATABASE).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

@@ -48,7 +48,9 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
   const config = { ...loadConfig(), ...overrides };
   // the embedded server (no DATABASE_URL) starts before anything else and stops when the app closes
   const pgLog = new Logger('Postgres');
-  const db = await openDatabase(config, config.logLevel === 'silent' ? undefined : (line) => pgLog.warn(line));
+  const pgLine = (line: string) =>
+    /\b(ERROR|FATAL|PANIC):/.test(line) ? pgLog.error(line) : /\bWARNING:/.test(line) ? pgLog.warn(line) : pgLog.debug(line);
+  const db = await openDatabase(config, config.logLevel === 'silent' ? undefined : pgLine);
   try {
     return await buildApp(config, db, opts);
   } catch (err) {

@@ -32,6 +32,7 @@ const SERVER_SETTINGS = [
   'max_logical_replication_workers=0', // and no logical replication launcher
   'logging_collector=off',
   'log_min_messages=warning',
+  'log_checkpoints=off',
 ];
 
 /** A one-line, actionable error: where the embedded server cannot run, and what to do instead. */
