@@ -142,6 +142,23 @@ function isOurPostmaster(pid: number, dir: string): boolean {
   }
 }
 
+function parentOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0; // no /proc: unknown
+  }
+}
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 export class EmbeddedPostgres {
   private child: ChildProcess | null = null;
   private exited: Promise<void> | null = null;
@@ -258,8 +275,8 @@ export class EmbeddedPostgres {
     if (!existsSync(lock)) return;
     const pid = Number(readFileSync(lock, 'utf8').split('\n')[0]);
     if (Number.isInteger(pid) && pid > 0 && alive(pid) && isOurPostmaster(pid, this.opts.dir)) {
-      const ppid = Number((readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ')[1]);
-      if (ppid > 1 && alive(ppid) && /node/.test(readFileSync(`/proc/${ppid}/cmdline`, 'utf8'))) {
+      const ppid = parentOf(pid);
+      if (ppid > 1 && alive(ppid) && /node/.test(cmdline(ppid))) {
         throw new EmbeddedPostgresError(`embedded Postgres: ${this.opts.dir} is in use by another running service (pid ${ppid}); stop it first or use another DATA_DIR`);
       }
       this.opts.onLog?.(`stopping the embedded Postgres server left running by a previous run (pid ${pid})`);
@@ -282,6 +299,7 @@ export class EmbeddedPostgres {
     // its own connections are closed
     const child = spawn(join(bin, 'postgres'), args, {
       detached: true,
+      windowsHide: true,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, LC_MESSAGES: 'C', LC_ALL: 'C' },
       ...(ids ?? {}),
