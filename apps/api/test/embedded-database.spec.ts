@@ -88,7 +88,7 @@ async function startService(dataDir: string): Promise<{ child: ChildProcess; url
 }
 
 describe('embedded Postgres server (the default database)', () => {
-  test('kill -9 of the service: the next start stops the orphaned server and keeps every user, session and file', async () => {
+  test('kill -9 of the service: the next start stops the orphaned server and keeps every user, session, file and run', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'aws-embedded-'));
     let svc: Awaited<ReturnType<typeof startService>> | null = null;
     try {
@@ -99,6 +99,13 @@ describe('embedded Postgres server (the default database)', () => {
       const token = (await bob.post('/auth/tokens', { name: 'script' })).body.token as string;
       assert.equal((await bob.post('/studio/api/projects', { slug: 'kept' })).status, 201);
       assert.equal((await bob.put('/studio/api/projects/kept/files/notes.md', { content: '# kept' })).status, 200);
+      // a run: one turn of the system pack on the built-in offline model
+      const packs = (await bob.get('/agent/workflows')).body.workflows as Array<{ slug: string; pack_id: number }>;
+      const pdlc = packs.find((w) => w.slug === 'pdlc')!;
+      assert.equal((await bob.put('/agent/workflows/chatty', { domain: 'pdlc', stage: 'discover', pack_id: pdlc.pack_id })).status, 200);
+      const turn = await bob.post('/agent/chat', { project_slug: 'chatty', message: 'We want a budgeting app' });
+      assert.equal(turn.status, 200, turn.text);
+      const runId = turn.body.run_id as string;
 
       const orphan = postmasterPid(dataDir);
       assert.ok(alive(orphan), 'the embedded server runs while the service does');
@@ -119,6 +126,12 @@ describe('embedded Postgres server (the default database)', () => {
       const file = await viaToken.get('/studio/api/projects/kept/files/notes.md');
       assert.equal(file.status, 200, file.text);
       assert.equal(file.body.content, '# kept');
+      const history = await viaToken.get('/agent/history/chatty');
+      assert.equal(history.status, 200, history.text);
+      assert.ok(
+        (history.body.messages as Array<{ run_id: string }>).some((m) => m.run_id === runId),
+        `the run is gone after the restart: ${history.text}`,
+      );
       assert.equal((await new Client(svc.url).login(ADMIN.username, ADMIN.password)).status, 200);
 
       // SIGTERM: the service stops its server before it exits
