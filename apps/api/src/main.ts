@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createApp } from './platform/create-app';
+import { EmbeddedPostgresError } from './platform/database/embedded-postgres';
 
 async function main() {
   const { app, config } = await createApp();
@@ -14,6 +15,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`fatal: ${err instanceof Error ? err.stack : String(err)}\n`);
+  // the embedded database's errors are one line saying what to do (docs/OPERATIONS.md)
+  const text = err instanceof EmbeddedPostgresError ? err.message : err instanceof Error ? err.stack : String(err);
+  process.stderr.write(`fatal: ${text}\n`);
   process.exit(1);
 });

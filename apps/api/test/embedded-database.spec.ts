@@ -151,6 +151,42 @@ describe('embedded Postgres server (the default database)', () => {
     }
   });
 
+  test('where the server cannot run, the service stops with one line saying what to do', async () => {
+    // as root the server runs as OS user "postgres", which cannot enter a private folder of root's;
+    // as another user the same folder is the user's own and the service starts
+    const parent = mkdtempSync(join(tmpdir(), 'aws-private-'));
+    const dataDir = join(parent, 'data');
+    const port = await freePort();
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    let closed = false;
+    child.stderr!.on('data', (d) => (err += d));
+    child.once('close', () => (closed = true));
+    try {
+      if (process.getuid?.() === 0) {
+        await waitFor('the service to exit', () => closed);
+        assert.equal(child.exitCode, 1);
+        const lines = err.trim().split('\n');
+        assert.equal(lines.length, 1, err);
+        assert.match(lines[0], /^fatal: embedded Postgres: .*cannot reach .*; set DATA_DIR to a directory it can reach .* or set DATABASE_URL$/);
+      } else {
+        await waitFor('the service to answer /health', async () => {
+          if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${err}`);
+          return fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+        });
+      }
+    } finally {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   test('a stale postmaster.pid naming a live process that is not Postgres does not stop the start', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'aws-embedded-')), 'postgres');
     const server = new EmbeddedPostgres({ dir });
