@@ -272,6 +272,41 @@ describe('chat and stream', () => {
     assert.deepEqual(names(replay.events), names(s.events), 'the stored events replay in full');
   });
 
+  test('an emoji whose surrogate pair the model splits across two chunks arrives whole; the turn is recorded', async () => {
+    await bind(a, 'emoji', packId);
+    fake.enqueue({ chunks: ['smile ', '\ud83d', '\ude00', ' end'] });
+    const s = await stream('message=x&project_slug=emoji');
+    const done = s.events.find((e) => e.event === 'done')!;
+    assert.equal(done.data.state, 'done');
+    assert.equal(done.data.reply, 'smile \u{1F600} end');
+    assert.equal(s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join(''), 'smile \u{1F600} end');
+    assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
+    assert.equal(s.events.filter((e) => e.event === 'done').length, 1);
+    const runId = done.id.split(':')[0];
+    const run = await t.created.app.get(DataSource).query('SELECT state FROM runs WHERE id = $1', [runId]);
+    assert.equal(run[0].state, 'done');
+    const h = await a.get('/agent/history/emoji');
+    assert.equal(h.body.messages.at(-1).content, 'smile \u{1F600} end');
+    const replay = await stream('', a, { headers: { 'last-event-id': `${runId}:0` } });
+    assert.deepEqual(names(replay.events), names(s.events), 'the stored events replay in full');
+  });
+
+  test('a lone surrogate in a chat message is stored as U+FFFD; the turn ends done with its history', async () => {
+    // the offline provider quotes the message in its reply and in the artifact it writes (a tool call)
+    const pdlc = (await a.get('/agent/workflows')).body.workflows.find((w: { slug: string }) => w.slug === 'pdlc');
+    await bind(a, 'lone', pdlc.pack_id);
+    const r = await a.post('/agent/chat', { message: 'Build x\udfffy', project_slug: 'lone' });
+    assert.equal(r.status, 200, r.text);
+    const run = await t.created.app.get(DataSource).query('SELECT state FROM runs WHERE id = $1', [r.body.run_id]);
+    assert.equal(run[0].state, 'done');
+    const h = await a.get('/agent/history/lone');
+    assert.deepEqual(h.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
+    assert.equal(h.body.messages[0].content, 'Build x\uFFFDy');
+    const replay = await stream('', a, { headers: { 'last-event-id': `${r.body.run_id}:0` } });
+    assert.equal(replay.events.at(-1)!.event, 'close');
+    assert.equal(replay.events.filter((e) => e.event === 'done').length, 1);
+  });
+
   test('path traversal by the model is refused as a tool error and the loop goes on', async () => {
     await bind(a, 'escape', packId);
     fake.enqueue(

@@ -2,6 +2,7 @@
  * Builds the whole application: Nest app, HTTP middleware in order, migrations, seeding hooks.
  * main.ts and the API tests both use it, so tests run exactly what production runs.
  */
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createHash, randomUUID } from 'node:crypto';
@@ -17,7 +18,8 @@ import { DatabaseSessionStore } from '../modules/auth/session.store';
 import { loadConfig, type AppConfig } from './config/app-config';
 import { AppLogger } from './logging/logging.module';
 import { databaseTarget, type DatabaseTarget } from './database/data-source-options';
-import { ProblemFilter } from './errors/problem.filter';
+import { logProblem, ProblemFilter, toProblem } from './errors/problem.filter';
+import { sendProblem } from './errors/problem';
 import { createValidationPipe } from './errors/validation';
 import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, originCheck } from './http/body';
 import { studioPages } from './http/studio-pages';
@@ -96,8 +98,15 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
   // session machinery (a cost on every API call of a script or agent). Auth routes always get it.
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (!req.headers.cookie && /^Bearer\s/i.test(req.headers.authorization ?? '') && !req.path.startsWith('/auth/')) return next();
-    sessions(req, res, (err?: unknown) => (err ? next(err) : passportSession(req, res, next)));
+    sessions(req, res, (err?: unknown) => (err ? failed(err, res) : passportSession(req, res, next)));
   });
+  // A session that cannot be loaded (the database down) answers like any route: a problem, logged with the request id.
+  const errorLogger = new Logger('Errors');
+  const failed = (err: unknown, res: Response) => {
+    const { body, headers } = toProblem(err);
+    logProblem(errorLogger, res, body, err);
+    sendProblem(res, body, headers);
+  };
   app.use(studioPages(join(__dirname, '../../../../studio/dist')));
 
   app.useGlobalFilters(new ProblemFilter());

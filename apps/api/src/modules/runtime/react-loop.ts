@@ -10,7 +10,7 @@
 import type { GraphNode } from '@service/workflow-graph';
 import { ProviderError, type ChatMessage, type Provider, type ProviderEvent, type ToolCall } from './providers/provider';
 import type { FileChangeInfo, ResolvedAgent, ResolvedModel, RuntimeEvent, Usage, Workspace } from './runtime.types';
-import { storableText, storableValue } from './storable';
+import { storableText, storableValue, TextJoiner } from './storable';
 import { offeredTools, runTool, toolMessageContent, toolSpecs } from './tools';
 
 /** The context line the offline provider (and any reader of the prompt) looks for. */
@@ -107,6 +107,7 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     if (signal.aborted) throw new LoopAborted();
     result.calls = call;
     let text = '';
+    const joiner = new TextJoiner();
     const calls: ToolCall[] = [];
     const stream = input.provider.stream({
       system: input.system,
@@ -120,7 +121,8 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     for await (const ev of abortable(stream, signal)) {
       if (ev.type === 'text') {
         if (!ev.delta) continue;
-        const delta = storableText(ev.delta);
+        const delta = joiner.push(ev.delta);
+        if (!delta) continue;
         text += delta;
         yield { event: 'content', data: { delta } };
       } else if (ev.type === 'tool_call') {
@@ -138,6 +140,11 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
           u.output_tokens += nonNegative(ev.output_tokens);
         }
       }
+    }
+    const rest = joiner.end();
+    if (rest) {
+      text += rest;
+      yield { event: 'content', data: { delta: rest } };
     }
     result.reply = text;
     if (!calls.length) return result;

@@ -23,7 +23,14 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
     logging: false,
   };
   if (config.databaseUrl) {
-    return { kind: 'postgres', options: { ...common, url: config.databaseUrl, poolSize: 10 } };
+    // Bounded waits (docs/OPERATIONS.md, "Database timeouts"): a database that is down or frozen makes a
+    // request fail within these bounds (503 database_unavailable) instead of hanging.
+    const extra = {
+      connectionTimeoutMillis: config.dbConnectTimeoutMs,
+      query_timeout: config.dbQueryTimeoutMs,
+      statement_timeout: config.dbStatementTimeoutMs,
+    };
+    return { kind: 'postgres', options: { ...common, url: config.databaseUrl, poolSize: 10, extra } };
   }
   const handle = new PgliteHandle(join(config.dataDir, 'pglite'));
   return { kind: 'pglite', pglite: handle, options: { ...common, driver: pgliteDriver(handle) } as DataSourceOptions };
