@@ -20,9 +20,13 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
-export async function createTestDb(): Promise<TestDb> {
+/**
+ * `server: true` always uses a database on the Postgres server, whatever TEST_DATABASE says: for tests
+ * that put a TCP proxy (support/db-proxy.ts) between the app and its database.
+ */
+export async function createTestDb(opts: { server?: boolean } = {}): Promise<TestDb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-test-'));
-  if (process.env.TEST_DATABASE !== 'postgres') {
+  if (process.env.TEST_DATABASE !== 'postgres' && !opts.server) {
     return { dataDir, databaseUrl: null, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   const admin = process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
