@@ -52,6 +52,9 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
+    // Shutdown (docs/OPERATIONS.md): live runs have ended by the time the server closes; connections
+    // still open then (keep-alive, a slow client) are closed rather than waited for.
+    forceCloseConnections: true,
     logger: opts.logger === false ? false : undefined,
   });
   if (opts.logger !== false) app.useLogger(app.get(AppLogger));

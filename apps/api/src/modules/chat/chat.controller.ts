@@ -96,6 +96,7 @@ export class ChatController {
     @Req() req: Request,
     @Headers('last-event-id') lastEventHeader?: string,
   ): Promise<Observable<MessageEvent>> {
+    if (req.res) this.hub.trackResponse(req.res);
     const resume = lastEventHeader || q.last_event_id;
     let runId: string;
     let afterSeq = 0;

@@ -9,9 +9,10 @@
  * landed is not doubled. A replay therefore shows every event exactly once, in order
  * (docs/decisions/runtime.md, "No lost event, no stuck run").
  */
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { storableValue } from '../runtime/storable';
 import { RunEvent } from './run-event.entity';
 
@@ -57,16 +58,28 @@ class LiveRun {
   finished = false;
   /** finished for subscribers, but its outcome is not stored yet */
   unsettled: Promise<void> | null = null;
-  constructor(readonly id: string, readonly ownerId: number | null, readonly controller: AbortController) {}
+  /** resolves when subscribers have been told the run ended */
+  readonly ended: Promise<void>;
+  markEnded: () => void = () => undefined;
+  constructor(readonly id: string, readonly ownerId: number | null, readonly controller: AbortController) {
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
 }
 
 @Injectable()
-export class RunHub implements OnApplicationShutdown {
+export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('RunHub');
   private readonly live = new Map<string, LiveRun>();
   private stopping = false;
+  /** SSE responses still being written: a shutdown waits for them to be sent before the server closes */
+  private readonly responses = new Set<Promise<void>>();
+  /** set by a shutdown: the time by which every run must have ended */
+  private shutdownBy: number | null = null;
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   start(runId: string, ownerId: number | null, controller: AbortController) {
     this.live.set(runId, new LiveRun(runId, ownerId, controller));
@@ -165,7 +178,7 @@ export class RunHub implements OnApplicationShutdown {
     }
     await r.flushing;
     const close: HubEvent = { seq: r.events.length + 1, event: 'close', data: {} };
-    const deadline = Date.now() + opts.waitMs;
+    const deadline = Math.min(Date.now() + opts.waitMs, this.shutdownBy ?? Infinity);
     for (let failures = 0; ; ) {
       try {
         await persist([...r.pending, close]);
@@ -214,16 +227,9 @@ export class RunHub implements OnApplicationShutdown {
     this.end(r, linger);
   }
 
-  /** Writes what is pending (the caller has published `close`), ends every subscription, forgets the run after a linger. */
-  async finish(runId: string) {
-    const r = this.live.get(runId);
-    if (!r || r.finished) return;
-    await this.flush(r);
-    this.end(r);
-  }
-
   private end(r: LiveRun, linger = true) {
     r.finished = true;
+    r.markEnded();
     for (const l of r.listeners) l.end();
     r.listeners.clear();
     if (linger) setTimeout(() => this.live.delete(r.id), LINGER_MS).unref();
@@ -251,10 +257,47 @@ export class RunHub implements OnApplicationShutdown {
     return () => undefined;
   }
 
+  /** Tracks a streaming response until it is sent (or its client is gone). */
+  trackResponse(res: { once(event: 'close', fn: () => void): unknown; writableEnded?: boolean; destroyed?: boolean }) {
+    const done = new Promise<void>((resolve) => res.once('close', resolve));
+    this.responses.add(done);
+    void done.then(() => this.responses.delete(done));
+  }
+
+  /**
+   * SIGTERM (docs/OPERATIONS.md, "Shutdown"): every live run is stopped (its turn ends `interrupted`
+   * with `server_shutdown`, recorded like any end, so its streams get `error`, `done`, `close`), and
+   * the HTTP server closes only once they have ended — at most 80 % of SHUTDOWN_DEADLINE_MS, leaving
+   * the rest for closing. A run that cannot end in time (its final write keeps failing) gets its
+   * streams ended without `close`, so clients reconnect with Last-Event-ID; the next boot marks it
+   * `interrupted`.
+   */
+  async beforeApplicationShutdown() {
+    const budget = Math.floor(this.config.shutdownDeadlineMs * 0.8);
+    this.shutdownBy = Date.now() + budget;
+    const open = [...this.live.values()].filter((r) => !r.finished);
+    if (!open.length && !this.responses.size) return;
+    this.logger.warn({ runs: open.length, deadline_ms: this.config.shutdownDeadlineMs }, 'shutting down: stopping live runs');
+    for (const r of open) r.controller.abort({ code: 'shutdown' });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, budget)));
+    await Promise.race([Promise.all(open.map((r) => r.ended)), timeout]);
+    for (const r of open) {
+      if (r.finished) continue;
+      this.logger.error({ run_id: r.id }, 'run did not end before the shutdown deadline');
+      for (const l of r.listeners) l.end();
+      r.listeners.clear();
+    }
+    // the streams have their last events: let them reach the clients before connections are closed
+    await Promise.race([Promise.all([...this.responses]), timeout]);
+    clearTimeout(timer);
+  }
+
   async onApplicationShutdown() {
+    this.stopping = true;
     for (const r of this.live.values()) {
-      if (!r.finished) r.controller.abort();
-      await this.flush(r);
+      if (!r.finished) r.controller.abort({ code: 'shutdown' });
+      if (r.timer) clearTimeout(r.timer);
     }
   }
 }

@@ -122,7 +122,8 @@ export type RuntimeEventName = RuntimeEvent['event'];
 
 /** What the turn ended with (also carried by the `done` event), for the sync chat response and history. */
 export interface TurnResult {
-  state: 'done' | 'error' | 'cancelled';
+  /** `interrupted`: stopped by a server shutdown (docs/OPERATIONS.md, "Shutdown") */
+  state: 'done' | 'error' | 'cancelled' | 'interrupted';
   reply: string;
   stage: string;
   awaiting_gate: AwaitingGate | null;

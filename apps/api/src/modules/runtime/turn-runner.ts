@@ -261,6 +261,9 @@ class Turn {
     const { signal } = this.req;
     if (signal.aborted) {
       const reason = signal.reason as { code?: unknown } | undefined;
+      if (reason && typeof reason === 'object' && reason.code === 'shutdown') {
+        return { state: 'interrupted', error: { code: 'server_shutdown', message: 'The server is shutting down, so this run was stopped. Send the message again once it is back.' } };
+      }
       if (reason && typeof reason === 'object' && reason.code === 'turn_timeout') {
         return { state: 'error', error: { code: 'turn_timeout', message: 'The turn took longer than its time limit and was stopped.' } };
       }

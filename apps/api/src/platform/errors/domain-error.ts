@@ -47,6 +47,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'turn.provider_aborted': 409,
   'turn.internal': 500,
   'turn.outcome_not_stored': 503,
+  'turn.server_shutdown': 503,
 };
 
 export class DomainError extends Error {
