@@ -307,6 +307,38 @@ describe('chat and stream', () => {
     assert.equal(replay.events.filter((e) => e.event === 'done').length, 1);
   });
 
+  test('one huge model token: content events stay small, the reply is capped with reply_too_large, the run is recorded', async () => {
+    await bind(a, 'huge', packId);
+    fake.enqueue({ chunks: ['start ', 'x'.repeat(40_000), 'y'.repeat(3 * 1024 * 1024)] });
+    const s = await stream('message=x&project_slug=huge');
+    const contents = s.events.filter((e) => e.event === 'content');
+    assert.equal(contents.map((e) => e.data.delta).join(''), 'start ' + 'x'.repeat(40_000), 'the pieces before the cap arrive whole');
+    assert.ok(contents.every((e) => e.data.delta.length <= 16_384), 'no content event above 16 KiB');
+    assert.equal(s.events.find((e) => e.event === 'error')!.data.code, 'reply_too_large');
+    assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
+    assert.equal(s.events.find((e) => e.event === 'done')!.data.state, 'error');
+    const runId = s.events[0].id.split(':')[0];
+    const run = await t.created.app.get(DataSource).query('SELECT state, reply FROM runs WHERE id = $1', [runId]);
+    assert.equal(run[0].state, 'error');
+    const sync = await a.post('/agent/chat', { message: 'again', project_slug: 'huge' });
+    assert.equal(sync.status, 200, 'the fake has no more huge turns queued');
+    fake.enqueue({ chunks: ['z'.repeat(2 * 1024 * 1024)] });
+    const r = await a.post('/agent/chat', { message: 'huge', project_slug: 'huge' });
+    assert.equal(r.status, 502);
+    assert.equal(r.body.code, 'turn.reply_too_large');
+  });
+
+  test('a reply is stored once: in the history entry, not again on the run row', async () => {
+    await bind(a, 'once', packId);
+    fake.enqueue({ text: 'the only copy' });
+    const r = await a.post('/agent/chat', { message: 'x', project_slug: 'once' });
+    assert.equal(r.status, 200, r.text);
+    const run = await t.created.app.get(DataSource).query('SELECT reply FROM runs WHERE id = $1', [r.body.run_id]);
+    assert.equal(run[0].reply, '');
+    const h = await a.get('/agent/history/once');
+    assert.equal(h.body.messages.at(-1).content, 'the only copy');
+  });
+
   test('path traversal by the model is refused as a tool error and the loop goes on', async () => {
     await bind(a, 'escape', packId);
     fake.enqueue(

@@ -187,13 +187,15 @@ export class ChatService implements OnApplicationBootstrap {
 
   /**
    * One statement (one commit) at the end of a turn: the run's outcome, the events not yet stored
-   * (`close` last) and, on a project, the assistant's history entry.
+   * (`close` last) and, on a project, the assistant's history entry. The reply is kept by the history
+   * entry (and the stream's events), not a third time on the run row: `runs.reply` is only filled for a
+   * run without a history entry (the demo).
    */
   private async record(runId: string, project: Project | null, r: TurnResult, events: HubEvent[]) {
     const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0);
     const lastSeq = events.length ? events[events.length - 1].seq : 0;
     await this.ds.query(
-      `WITH u AS (UPDATE runs SET state = $2, reply = $3, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 RETURNING id),
+      `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 RETURNING id),
             ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING)
        INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls)
        SELECT $8, u.id, 'assistant', $3, $6, $7, $9, $10 FROM u WHERE $11

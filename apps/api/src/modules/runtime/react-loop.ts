@@ -85,6 +85,20 @@ export interface LoopResult {
   calls: number;
 }
 
+/**
+ * Size caps (docs/OPERATIONS.md, "Limits"): a reply longer than MAX_REPLY_CHARS stops the turn with
+ * `reply_too_large` (one huge token cannot fill memory or the database), and a text delta is sent in
+ * `content` events of at most MAX_DELTA_CHARS each, so no single event is huge.
+ */
+export const MAX_REPLY_CHARS = 1_048_576;
+export const MAX_DELTA_CHARS = 16_384;
+
+export class ReplyTooLarge extends Error {
+  constructor() {
+    super(`The model's reply is longer than ${MAX_REPLY_CHARS.toLocaleString('en')} characters, the limit of one reply; the turn was stopped.`);
+  }
+}
+
 /** Thrown when the turn's signal fires; the turn runner turns it into `cancelled` / `turn_timeout`. */
 export class LoopAborted extends Error {
   constructor() {
@@ -121,10 +135,11 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     for await (const ev of abortable(stream, signal)) {
       if (ev.type === 'text') {
         if (!ev.delta) continue;
+        if (text.length + ev.delta.length > MAX_REPLY_CHARS) throw new ReplyTooLarge();
         const delta = joiner.push(ev.delta);
         if (!delta) continue;
         text += delta;
-        yield { event: 'content', data: { delta } };
+        yield* contentEvents(delta);
       } else if (ev.type === 'tool_call') {
         const c = ev.call;
         calls.push({
@@ -173,6 +188,20 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     message: `${agent.name} reached its limit of ${max} model call${max === 1 ? '' : 's'} (max_iterations) without a final answer.`,
   };
   return result;
+}
+
+function* contentEvents(delta: string): Generator<RuntimeEvent> {
+  if (delta.length <= MAX_DELTA_CHARS) {
+    yield { event: 'content', data: { delta } };
+    return;
+  }
+  for (let i = 0; i < delta.length; ) {
+    let end = Math.min(delta.length, i + MAX_DELTA_CHARS);
+    const last = delta.charCodeAt(end - 1);
+    if (end < delta.length && last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
+    yield { event: 'content', data: { delta: delta.slice(i, end) } };
+    i = end;
+  }
 }
 
 function nonNegative(n: number): number {

@@ -18,7 +18,7 @@ import { entryNode, indexGraph, nextAfter, outgoingEdges, type GraphIndex, type 
 import { DomainError } from '../../platform/errors/domain-error';
 import { normalizeWorkspacePath } from '../projects/workspace-path';
 import { ProviderError, type ChatMessage } from './providers/provider';
-import { buildSystemPrompt, LoopAborted, reactLoop, type Tally } from './react-loop';
+import { buildSystemPrompt, LoopAborted, reactLoop, ReplyTooLarge, type Tally } from './react-loop';
 import type { AwaitingGate, FileChangeInfo, ResolvedAgent, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
 import { MAX_FILE_BYTES } from './tools';
 
@@ -270,6 +270,7 @@ class Turn {
       return { state: 'cancelled', error: { code: 'cancelled', message: 'The run was cancelled.' } };
     }
     if (e instanceof TurnFailure) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
+    if (e instanceof ReplyTooLarge) return { state: 'error', error: { code: 'reply_too_large', message: e.message } };
     if (e instanceof ProviderError) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
     return { state: 'error', error: { code: 'internal', message: 'The turn failed unexpectedly.' } };
   }

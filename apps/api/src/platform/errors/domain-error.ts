@@ -46,6 +46,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'turn.provider_refused': 502,
   'turn.provider_aborted': 409,
   'turn.internal': 500,
+  'turn.reply_too_large': 502,
   'turn.outcome_not_stored': 503,
   'turn.server_shutdown': 503,
 };
