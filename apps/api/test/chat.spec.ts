@@ -111,6 +111,9 @@ describe('chat and stream', () => {
     assert.deepEqual(h.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
     assert.equal(h.body.messages[1].tool_calls[0].name, 'write_file');
     assert.equal(h.body.messages[1].run_id, r.body.run_id);
+    assert.equal(h.body.messages[1].node_key, 'write', 'the reply is credited to the agent node, not the gate that stopped the turn');
+    assert.equal(h.body.messages[1].state, 'done');
+    assert.equal(h.body.messages[1].error, null);
     assert.equal(h.body.next_before, null);
     const state = await a.get('/agent/workflows/sync');
     assert.deepEqual(state.body.awaiting_gate, { node_key: 'gate1', stage: 'discover', next_stage: 'design' });
@@ -132,6 +135,7 @@ describe('chat and stream', () => {
     const content = s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join('');
     assert.equal(content, 'All done here.');
     assert.equal(s.events[0].data.state, 'running');
+    assert.deepEqual([s.events[0].data.provider, s.events[0].data.model], ['custom', 'fake-1'], 'status names the model the agent runs on, not the server default');
     assert.equal(s.events.at(-2)!.data.state, 'done');
     assert.deepEqual(s.events.at(-1)!.data, {});
   });
@@ -176,6 +180,14 @@ describe('chat and stream', () => {
     assert.equal(s.events.find((e) => e.event === 'done')!.data.state, 'cancelled');
     assert.ok(s.events.filter((e) => e.event === 'content').length < 200, 'stopped early');
     assert.equal((await a.post(`/agent/runs/${runId}/cancel`)).status, 409);
+    // the stopped turn stays in history with its partial reply, marked stopped, credited to the agent node
+    const partial = s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join('');
+    assert.ok(partial.length > 0);
+    assert.equal(s.events.find((e) => e.event === 'done')!.data.reply, partial);
+    const h = await a.get('/agent/history/cancel');
+    const last = h.body.messages.at(-1);
+    assert.deepEqual([last.role, last.state, last.content, last.node_key, last.error.code], ['assistant', 'stopped', partial, 'write', 'cancelled']);
+    assert.equal(h.body.messages.at(-2).state, 'done', 'a user message is always done');
   });
 
   test('gate → awaiting_gate → advance → stage', async () => {
@@ -253,6 +265,8 @@ describe('chat and stream', () => {
     assert.equal(err.data.code, 'provider_http');
     assert.ok(!err.data.message.includes('sk-user-key'));
     assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
+    const failed = (await a.get('/agent/history/fail')).body.messages.at(-1);
+    assert.deepEqual([failed.role, failed.state, failed.error.code, failed.content], ['assistant', 'failed', 'provider_http', '']);
     fake.enqueue({ garbage: true });
     const g = await stream('message=x&project_slug=fail');
     assert.equal(g.events.find((e) => e.event === 'error')!.data.code, 'provider_protocol');

@@ -19,7 +19,7 @@ import { RuntimeService } from '../runtime/runtime.service';
 import { storableText } from '../runtime/storable';
 import type { PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.types';
 import { WorkflowsService } from '../workflows/workflows.service';
-import { Message } from './message.entity';
+import { Message, type MessageState } from './message.entity';
 import { RunEvent } from './run-event.entity';
 import { errInfo, RunHub, type HubEvent } from './run-hub';
 import { Run } from './run.entity';
@@ -43,6 +43,7 @@ export interface StartedTurn {
 }
 
 const HISTORY_FOR_CONTEXT = 20;
+const MESSAGE_STATE: Record<TurnResult['state'], MessageState> = { done: 'done', cancelled: 'stopped', error: 'failed', interrupted: 'interrupted' };
 const OUTCOME_NOT_STORED = {
   code: 'outcome_not_stored',
   message: 'The turn ended, but the database is unavailable so its outcome is not stored yet. It will be stored when the database is back: replay this run later.',
@@ -192,13 +193,14 @@ export class ChatService implements OnApplicationBootstrap {
    * run without a history entry (the demo).
    */
   private async record(runId: string, project: Project | null, r: TurnResult, events: HubEvent[]) {
-    const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0);
+    // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply)
+    const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0 || r.state !== 'done');
     const lastSeq = events.length ? events[events.length - 1].seq : 0;
     await this.ds.query(
       `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 RETURNING id),
             ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING)
-       INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls)
-       SELECT $8, u.id, 'assistant', $3, $6, $7, $9, $10 FROM u WHERE $11
+       INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error)
+       SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5 FROM u WHERE $11
          AND NOT EXISTS (SELECT 1 FROM messages WHERE run_id = $1 AND role = 'assistant')`,
       [
         runId,
@@ -214,6 +216,8 @@ export class ChatService implements OnApplicationBootstrap {
         keep,
         lastSeq,
         JSON.stringify(events),
+        r.reply_node_key ?? r.node_key,
+        MESSAGE_STATE[r.state],
       ],
     );
   }
@@ -249,7 +253,19 @@ export class ChatService implements OnApplicationBootstrap {
     rows.reverse();
     return {
       project_slug: project.slug,
-      messages: rows.map((m) => ({ id: m.id, run_id: m.run_id, role: m.role, content: m.content, stage: m.stage, node_key: m.node_key, agent_id: m.agent_id, tool_calls: m.tool_calls, created_at: m.created_at })),
+      messages: rows.map((m) => ({
+        id: m.id,
+        run_id: m.run_id,
+        role: m.role,
+        content: m.content,
+        stage: m.stage,
+        node_key: m.node_key,
+        agent_id: m.agent_id,
+        tool_calls: m.tool_calls,
+        state: m.state,
+        error: m.error,
+        created_at: m.created_at,
+      })),
       next_before: rows.length === take ? rows[0].id : null,
     };
   }
@@ -277,6 +293,8 @@ export class ChatService implements OnApplicationBootstrap {
             stage: run.stage,
             node_key: run.node_key,
             tool_calls: [],
+            state: 'interrupted',
+            error: events[0].data as { code: string; message: string },
           });
         }
       });

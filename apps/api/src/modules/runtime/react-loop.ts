@@ -67,6 +67,8 @@ export interface LoopInput {
 }
 
 export interface Tally {
+  /** the reply of the model call under way, as it streams (kept when the turn is stopped or fails) */
+  partial?: string;
   usage: Usage;
   tool_calls: Array<{ name: string; arguments: unknown; ok: boolean }>;
   files: FileChangeInfo[];
@@ -139,6 +141,7 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
         const delta = joiner.push(ev.delta);
         if (!delta) continue;
         text += delta;
+        if (input.tally) input.tally.partial = text;
         yield* contentEvents(delta);
       } else if (ev.type === 'tool_call') {
         const c = ev.call;
@@ -159,6 +162,7 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     const rest = joiner.end();
     if (rest) {
       text += rest;
+      if (input.tally) input.tally.partial = text;
       yield { event: 'content', data: { delta: rest } };
     }
     result.reply = text;

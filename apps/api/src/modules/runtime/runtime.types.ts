@@ -128,6 +128,8 @@ export interface TurnResult {
   stage: string;
   awaiting_gate: AwaitingGate | null;
   node_key: string | null;
+  /** the agent node whose reply this is (node_key is where the walk stopped, e.g. a gate) */
+  reply_node_key?: string | null;
   agent: { id: number; name: string; role: string } | null;
   tool_calls: Array<{ name: string; arguments: unknown; ok: boolean }>;
   files_changed: FileChangeInfo[];

@@ -53,6 +53,9 @@ class Turn {
   private awaiting: AwaitingGate | null;
   private reply = '';
   private nodeKey: string | null = null;
+  private replyNodeKey: string | null = null;
+  /** agents loaded by the status event's look-ahead, reused by the walk */
+  private readonly agents = new Map<number, Promise<ResolvedAgent | null>>();
   private agent: TurnResult['agent'] = null;
   private readonly tally: Tally = { usage: { input_tokens: 0, output_tokens: 0 }, tool_calls: [], files: [] };
   private readonly secrets: string[];
@@ -71,8 +74,8 @@ class Turn {
   async *run(): AsyncGenerator<RuntimeEvent, TurnResult> {
     const { req } = this;
     const { pack } = req;
-    const server = this.deps.server ?? this.portDefault();
-    yield { event: 'status', data: { run_id: req.run_id, state: 'running', provider: server.provider, model: server.model } };
+    const used = await this.firstModel();
+    yield { event: 'status', data: { run_id: req.run_id, state: 'running', provider: used.provider, model: used.model } };
     yield { event: 'pack', data: { pack_id: pack.id, slug: pack.slug, name: pack.name, domain: pack.domain, stages: this.stages } };
     yield this.workflowEvent();
 
@@ -90,6 +93,8 @@ class Turn {
       }
     } catch (e) {
       ({ state, error } = this.classify(e));
+      // a stopped or failed agent keeps what it had said so far (history shows it, marked)
+      if (this.tally.partial !== undefined) this.reply = this.tally.partial;
       yield { event: 'error', data: error };
     }
     yield this.workflowEvent();
@@ -101,12 +106,44 @@ class Turn {
       stage: this.stage,
       awaiting_gate: this.awaiting,
       node_key: this.nodeKey,
+      reply_node_key: this.replyNodeKey,
       agent: this.agent,
       tool_calls: this.tally.tool_calls,
       files_changed: this.tally.files,
       usage,
       error,
     };
+  }
+
+  /**
+   * The provider and model the first `status` event names: those of the agent the turn will run first
+   * (its own model, else the server default), looked up ahead; the server default when the turn starts
+   * elsewhere (an advance, a gate) or the look-ahead fails (the walk reports that failure itself).
+   */
+  private async firstModel(): Promise<{ provider: string; model: string }> {
+    const fallback = this.deps.server ?? this.portDefault();
+    const { req } = this;
+    if (req.advance || !req.message.trim()) return fallback;
+    try {
+      const node = this.pickNode();
+      if (node.type !== 'agent' || node.agent_id == null) return fallback;
+      const agent = await this.loadAgent(node.agent_id);
+      if (!agent) return fallback;
+      const chosen = req.ports.provider(agent.model);
+      return { provider: chosen.name, model: chosen.model };
+    } catch {
+      return fallback;
+    }
+  }
+
+  private loadAgent(id: number): Promise<ResolvedAgent | null> {
+    let p = this.agents.get(id);
+    if (!p) {
+      p = this.req.ports.loadAgent(id);
+      p.catch(() => this.agents.delete(id));
+      this.agents.set(id, p);
+    }
+    return p;
   }
 
   private portDefault() {
@@ -212,7 +249,7 @@ class Turn {
   private async *runAgent(node: GraphNode, input: string): AsyncGenerator<RuntimeEvent, { agent: ResolvedAgent; reply: string }> {
     const { req } = this;
     if (node.agent_id == null) throw new TurnFailure('agent_missing', `The agent node "${node.node_key}" names no agent.`);
-    const agent = await req.ports.loadAgent(node.agent_id);
+    const agent = await this.loadAgent(node.agent_id);
     if (!agent) throw new TurnFailure('agent_missing', `The agent of node "${node.node_key}" (id ${node.agent_id}) does not exist or is not visible to you.`);
     if (agent.model?.api_key) this.secrets.push(agent.model.api_key);
     const chosen = req.ports.provider(agent.model);
@@ -222,6 +259,8 @@ class Turn {
     const artifact = artifactOf(node);
     const readOnly = req.ports.workspace.readOnly;
     const messages: ChatMessage[] = [...req.history, { role: 'user', content: input }];
+    this.tally.partial = '';
+    this.replyNodeKey = node.node_key;
     let result;
     try {
       result = yield* reactLoop({
@@ -240,6 +279,8 @@ class Turn {
       throw e;
     }
     this.reply = result.reply;
+    this.replyNodeKey = node.node_key;
+    this.tally.partial = undefined;
     if (result.error) throw new TurnFailure(result.error.code, result.error.message);
 
     if (artifact && !readOnly && result.reply.trim() && !result.written.has(artifact)) {
