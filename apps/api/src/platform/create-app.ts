@@ -2,7 +2,7 @@
  * Builds the whole application: Nest app, HTTP middleware in order, migrations, seeding hooks.
  * main.ts and the API tests both use it, so tests run exactly what production runs.
  */
-import { Logger } from '@nestjs/common';
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createHash, randomUUID } from 'node:crypto';
@@ -55,7 +55,9 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
     // Shutdown (docs/OPERATIONS.md): live runs have ended by the time the server closes; connections
     // still open then (keep-alive, a slow client) are closed rather than waited for.
     forceCloseConnections: true,
-    logger: opts.logger === false ? false : undefined,
+    // Until the pino logger takes over (and when boot fails before it does), Nest's own messages are JSON
+    // lines too, never ANSI text (docs/OPERATIONS.md, "Health and logs").
+    logger: opts.logger === false ? false : new ConsoleLogger({ json: true, colors: false }),
   });
   if (opts.logger !== false) app.useLogger(app.get(AppLogger));
   app.set('trust proxy', config.trustProxy);
