@@ -21,7 +21,8 @@ import type { PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.typ
 import { WorkflowsService } from '../workflows/workflows.service';
 import { Message, type MessageState } from './message.entity';
 import { RunEvent } from './run-event.entity';
-import { errInfo, RunHub, type HubEvent } from './run-hub';
+import { errorInfo as errInfo } from '../../platform/logging/error-info';
+import { RunHub, type HubEvent } from './run-hub';
 import { Run } from './run.entity';
 import { sampleWorkspace } from './sample-workspace';
 

@@ -13,6 +13,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShu
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { storableValue } from '../runtime/storable';
 import { RunEvent } from './run-event.entity';
 
@@ -304,11 +305,4 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
 
 function delay(ms: number) {
   return new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** An error for the log: message, stack and cause (the cause of a driver error names the socket failure). */
-export function errInfo(err: unknown): unknown {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  return { name: err.name, message: err.message, code: (err as { code?: unknown }).code, stack: err.stack, ...(cause !== undefined ? { cause: errInfo(cause) } : {}) };
 }

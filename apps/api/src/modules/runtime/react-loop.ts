@@ -7,7 +7,9 @@
  * the summed usage and what the tools did. Tool failures go back to the model; provider failures and
  * aborts are thrown (ProviderError / LoopAborted) for the turn runner to report.
  */
+import { Logger } from '@nestjs/common';
 import type { GraphNode } from '@service/workflow-graph';
+import { errorInfo } from '../../platform/logging/error-info';
 import { ProviderError, type ChatMessage, type Provider, type ProviderEvent, type ToolCall } from './providers/provider';
 import type { FileChangeInfo, ResolvedAgent, ResolvedModel, RuntimeEvent, Usage, Workspace } from './runtime.types';
 import { storableText, storableValue, TextJoiner } from './storable';
@@ -259,5 +261,6 @@ async function* abortable(source: AsyncIterable<ProviderEvent>, signal: AbortSig
 function asProviderError(e: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return new LoopAborted();
   if (e instanceof ProviderError) return e;
+  new Logger('ReactLoop').error({ err: errorInfo(e) }, 'provider stream failed with an unexpected error');
   return new ProviderError('provider_protocol', 'The model provider failed unexpectedly while answering.', { cause: e });
 }

@@ -15,7 +15,9 @@
  *   workflow → done
  */
 import { entryNode, indexGraph, nextAfter, outgoingEdges, type GraphIndex, type GraphNode } from '@service/workflow-graph';
+import { Logger } from '@nestjs/common';
 import { DomainError } from '../../platform/errors/domain-error';
+import { errorInfo } from '../../platform/logging/error-info';
 import { normalizeWorkspacePath } from '../projects/workspace-path';
 import { ProviderError, type ChatMessage } from './providers/provider';
 import { buildSystemPrompt, LoopAborted, reactLoop, ReplyTooLarge, type Tally } from './react-loop';
@@ -313,6 +315,8 @@ class Turn {
     if (e instanceof TurnFailure) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
     if (e instanceof ReplyTooLarge) return { state: 'error', error: { code: 'reply_too_large', message: e.message } };
     if (e instanceof ProviderError) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
+    // a bug or an infrastructure failure (the database under a port): never lost, logged with stack and cause
+    new Logger('TurnRunner').error({ err: errorInfo(e), run_id: this.req.run_id }, 'turn failed unexpectedly');
     return { state: 'error', error: { code: 'internal', message: 'The turn failed unexpectedly.' } };
   }
 

@@ -3,6 +3,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../database/db-unavailable';
+import { errorInfo } from '../logging/error-info';
 import { DomainError } from './domain-error';
 import { problem, sendProblem, type Problem } from './problem';
 
@@ -65,10 +66,4 @@ export function logProblem(logger: Pick<Logger, 'error' | 'warn'>, res: Response
   const entry = { request_id: typeof id === 'string' ? id : undefined, code: body.code, err: errorInfo(err) };
   if (body.code === 'database_unavailable') logger.warn(entry, 'database unavailable');
   else logger.error(entry, 'unhandled error');
-}
-
-function errorInfo(err: unknown, depth = 0): unknown {
-  if (!(err instanceof Error) || depth > 3) return String(err);
-  const cause = (err as { cause?: unknown; driverError?: unknown }).cause ?? (err as { driverError?: unknown }).driverError;
-  return { name: err.name, message: err.message, code: (err as { code?: unknown }).code, stack: err.stack, ...(cause !== undefined && cause !== err ? { cause: errorInfo(cause, depth + 1) } : {}) };
 }
