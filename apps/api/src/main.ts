@@ -8,6 +8,16 @@ async function main() {
     await app.close();
     return;
   }
+  // Shutdown has a deadline (docs/OPERATIONS.md, "Shutdown"): Nest's hooks stop live runs and close
+  // the server; should anything still hang, the process exits when SHUTDOWN_DEADLINE_MS is up.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      setTimeout(() => {
+        process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), msg: `shutdown deadline (${config.shutdownDeadlineMs} ms) reached; exiting` })}\n`);
+        process.exit(1);
+      }, config.shutdownDeadlineMs).unref();
+    });
+  }
   await app.listen(config.port, config.host);
   const url = `http://localhost:${config.port}`;
   // One human line on stdout besides the JSON logs: where to go next.

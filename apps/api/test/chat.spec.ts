@@ -111,6 +111,9 @@ describe('chat and stream', () => {
     assert.deepEqual(h.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
     assert.equal(h.body.messages[1].tool_calls[0].name, 'write_file');
     assert.equal(h.body.messages[1].run_id, r.body.run_id);
+    assert.equal(h.body.messages[1].node_key, 'write', 'the reply is credited to the agent node, not the gate that stopped the turn');
+    assert.equal(h.body.messages[1].state, 'done');
+    assert.equal(h.body.messages[1].error, null);
     assert.equal(h.body.next_before, null);
     const state = await a.get('/agent/workflows/sync');
     assert.deepEqual(state.body.awaiting_gate, { node_key: 'gate1', stage: 'discover', next_stage: 'design' });
@@ -132,6 +135,7 @@ describe('chat and stream', () => {
     const content = s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join('');
     assert.equal(content, 'All done here.');
     assert.equal(s.events[0].data.state, 'running');
+    assert.deepEqual([s.events[0].data.provider, s.events[0].data.model], ['custom', 'fake-1'], 'status names the model the agent runs on, not the server default');
     assert.equal(s.events.at(-2)!.data.state, 'done');
     assert.deepEqual(s.events.at(-1)!.data, {});
   });
@@ -176,6 +180,14 @@ describe('chat and stream', () => {
     assert.equal(s.events.find((e) => e.event === 'done')!.data.state, 'cancelled');
     assert.ok(s.events.filter((e) => e.event === 'content').length < 200, 'stopped early');
     assert.equal((await a.post(`/agent/runs/${runId}/cancel`)).status, 409);
+    // the stopped turn stays in history with its partial reply, marked stopped, credited to the agent node
+    const partial = s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join('');
+    assert.ok(partial.length > 0);
+    assert.equal(s.events.find((e) => e.event === 'done')!.data.reply, partial);
+    const h = await a.get('/agent/history/cancel');
+    const last = h.body.messages.at(-1);
+    assert.deepEqual([last.role, last.state, last.content, last.node_key, last.error.code], ['assistant', 'stopped', partial, 'write', 'cancelled']);
+    assert.equal(h.body.messages.at(-2).state, 'done', 'a user message is always done');
   });
 
   test('gate → awaiting_gate → advance → stage', async () => {
@@ -253,6 +265,8 @@ describe('chat and stream', () => {
     assert.equal(err.data.code, 'provider_http');
     assert.ok(!err.data.message.includes('sk-user-key'));
     assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
+    const failed = (await a.get('/agent/history/fail')).body.messages.at(-1);
+    assert.deepEqual([failed.role, failed.state, failed.error.code, failed.content], ['assistant', 'failed', 'provider_http', '']);
     fake.enqueue({ garbage: true });
     const g = await stream('message=x&project_slug=fail');
     assert.equal(g.events.find((e) => e.event === 'error')!.data.code, 'provider_protocol');
@@ -270,6 +284,73 @@ describe('chat and stream', () => {
     assert.equal(h.body.messages.at(-1).content, 'a\uFFFDb');
     const replay = await stream('', a, { headers: { 'last-event-id': `${done.id.split(':')[0]}:0` } });
     assert.deepEqual(names(replay.events), names(s.events), 'the stored events replay in full');
+  });
+
+  test('an emoji whose surrogate pair the model splits across two chunks arrives whole; the turn is recorded', async () => {
+    await bind(a, 'emoji', packId);
+    fake.enqueue({ chunks: ['smile ', '\ud83d', '\ude00', ' end'] });
+    const s = await stream('message=x&project_slug=emoji');
+    const done = s.events.find((e) => e.event === 'done')!;
+    assert.equal(done.data.state, 'done');
+    assert.equal(done.data.reply, 'smile \u{1F600} end');
+    assert.equal(s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join(''), 'smile \u{1F600} end');
+    assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
+    assert.equal(s.events.filter((e) => e.event === 'done').length, 1);
+    const runId = done.id.split(':')[0];
+    const run = await t.created.app.get(DataSource).query('SELECT state FROM runs WHERE id = $1', [runId]);
+    assert.equal(run[0].state, 'done');
+    const h = await a.get('/agent/history/emoji');
+    assert.equal(h.body.messages.at(-1).content, 'smile \u{1F600} end');
+    const replay = await stream('', a, { headers: { 'last-event-id': `${runId}:0` } });
+    assert.deepEqual(names(replay.events), names(s.events), 'the stored events replay in full');
+  });
+
+  test('a lone surrogate in a chat message is stored as U+FFFD; the turn ends done with its history', async () => {
+    // the offline provider quotes the message in its reply and in the artifact it writes (a tool call)
+    const pdlc = (await a.get('/agent/workflows')).body.workflows.find((w: { slug: string }) => w.slug === 'pdlc');
+    await bind(a, 'lone', pdlc.pack_id);
+    const r = await a.post('/agent/chat', { message: 'Build x\udfffy', project_slug: 'lone' });
+    assert.equal(r.status, 200, r.text);
+    const run = await t.created.app.get(DataSource).query('SELECT state FROM runs WHERE id = $1', [r.body.run_id]);
+    assert.equal(run[0].state, 'done');
+    const h = await a.get('/agent/history/lone');
+    assert.deepEqual(h.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
+    assert.equal(h.body.messages[0].content, 'Build x\uFFFDy');
+    const replay = await stream('', a, { headers: { 'last-event-id': `${r.body.run_id}:0` } });
+    assert.equal(replay.events.at(-1)!.event, 'close');
+    assert.equal(replay.events.filter((e) => e.event === 'done').length, 1);
+  });
+
+  test('one huge model token: content events stay small, the reply is capped with reply_too_large, the run is recorded', async () => {
+    await bind(a, 'huge', packId);
+    fake.enqueue({ chunks: ['start ', 'x'.repeat(40_000), 'y'.repeat(3 * 1024 * 1024)] });
+    const s = await stream('message=x&project_slug=huge');
+    const contents = s.events.filter((e) => e.event === 'content');
+    assert.equal(contents.map((e) => e.data.delta).join(''), 'start ' + 'x'.repeat(40_000), 'the pieces before the cap arrive whole');
+    assert.ok(contents.every((e) => e.data.delta.length <= 16_384), 'no content event above 16 KiB');
+    assert.equal(s.events.find((e) => e.event === 'error')!.data.code, 'reply_too_large');
+    assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
+    assert.equal(s.events.find((e) => e.event === 'done')!.data.state, 'error');
+    const runId = s.events[0].id.split(':')[0];
+    const run = await t.created.app.get(DataSource).query('SELECT state, reply FROM runs WHERE id = $1', [runId]);
+    assert.equal(run[0].state, 'error');
+    const sync = await a.post('/agent/chat', { message: 'again', project_slug: 'huge' });
+    assert.equal(sync.status, 200, 'the fake has no more huge turns queued');
+    fake.enqueue({ chunks: ['z'.repeat(2 * 1024 * 1024)] });
+    const r = await a.post('/agent/chat', { message: 'huge', project_slug: 'huge' });
+    assert.equal(r.status, 502);
+    assert.equal(r.body.code, 'turn.reply_too_large');
+  });
+
+  test('a reply is stored once: in the history entry, not again on the run row', async () => {
+    await bind(a, 'once', packId);
+    fake.enqueue({ text: 'the only copy' });
+    const r = await a.post('/agent/chat', { message: 'x', project_slug: 'once' });
+    assert.equal(r.status, 200, r.text);
+    const run = await t.created.app.get(DataSource).query('SELECT reply FROM runs WHERE id = $1', [r.body.run_id]);
+    assert.equal(run[0].reply, '');
+    const h = await a.get('/agent/history/once');
+    assert.equal(h.body.messages.at(-1).content, 'the only copy');
   });
 
   test('path traversal by the model is refused as a tool error and the loop goes on', async () => {

@@ -1302,6 +1302,10 @@ export interface components {
             state: "done" | "error" | "cancelled" | "interrupted";
         };
         CloseEvent: Record<string, never>;
+        TurnErrorView: {
+            code: string;
+            message: string;
+        };
         HistoryMessageView: {
             id: number;
             run_id: string | null;
@@ -1312,6 +1316,13 @@ export interface components {
             node_key: string | null;
             agent_id: number | null;
             tool_calls: components["schemas"]["ToolCallSummary"][];
+            /**
+             * @description how the turn ended: `stopped` (cancelled; the partial reply is kept), `failed` (see `error`), `interrupted` (a restart or shutdown); always `done` for user messages
+             * @enum {string}
+             */
+            state: "done" | "stopped" | "failed" | "interrupted";
+            /** @description why a failed (or stopped, interrupted) turn ended */
+            error: (components["schemas"]["TurnErrorView"] | null) & components["schemas"]["TurnErrorView"];
             /** Format: date-time */
             created_at: string;
         };

@@ -2,7 +2,7 @@
  * Builds the whole application: Nest app, HTTP middleware in order, migrations, seeding hooks.
  * main.ts and the API tests both use it, so tests run exactly what production runs.
  */
-import { Logger } from '@nestjs/common';
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createHash, randomUUID } from 'node:crypto';
@@ -18,7 +18,8 @@ import { DatabaseSessionStore } from '../modules/auth/session.store';
 import { loadConfig, type AppConfig } from './config/app-config';
 import { AppLogger } from './logging/logging.module';
 import { openDatabase, type DatabaseTarget } from './database/data-source-options';
-import { ProblemFilter } from './errors/problem.filter';
+import { logProblem, ProblemFilter, toProblem } from './errors/problem.filter';
+import { sendProblem } from './errors/problem';
 import { createValidationPipe } from './errors/validation';
 import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, originCheck } from './http/body';
 import { studioPages } from './http/studio-pages';
@@ -64,7 +65,12 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
-    logger: opts.logger === false ? false : undefined,
+    // Shutdown (docs/OPERATIONS.md): live runs have ended by the time the server closes; connections
+    // still open then (keep-alive, a slow client) are closed rather than waited for.
+    forceCloseConnections: true,
+    // Until the pino logger takes over (and when boot fails before it does), Nest's own messages are JSON
+    // lines too, never ANSI text (docs/OPERATIONS.md, "Health and logs").
+    logger: opts.logger === false ? false : new ConsoleLogger({ json: true, colors: false }),
   });
   if (opts.logger !== false) app.useLogger(app.get(AppLogger));
   app.set('trust proxy', config.trustProxy);
@@ -110,8 +116,15 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
   // session machinery (a cost on every API call of a script or agent). Auth routes always get it.
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (!req.headers.cookie && /^Bearer\s/i.test(req.headers.authorization ?? '') && !req.path.startsWith('/auth/')) return next();
-    sessions(req, res, (err?: unknown) => (err ? next(err) : passportSession(req, res, next)));
+    sessions(req, res, (err?: unknown) => (err ? failed(err, res) : passportSession(req, res, next)));
   });
+  // A session that cannot be loaded (the database down) answers like any route: a problem, logged with the request id.
+  const errorLogger = new Logger('Errors');
+  const failed = (err: unknown, res: Response) => {
+    const { body, headers } = toProblem(err);
+    logProblem(errorLogger, res, body, err);
+    sendProblem(res, body, headers);
+  };
   app.use(studioPages(join(__dirname, '../../../../studio/dist')));
 
   app.useGlobalFilters(new ProblemFilter());

@@ -20,6 +20,8 @@ export interface FakeToolCall {
 export interface FakeTurn {
   /** streamed split into word-ish chunks */
   text?: string;
+  /** streamed as exactly these content chunks (instead of `text`), e.g. an emoji's surrogate pair cut in two */
+  chunks?: string[];
   /** streamed as fragments: the name first, then the arguments in 2–3 pieces */
   tool_calls?: FakeToolCall[];
   /** answer with this HTTP status and an error body in the API's format */
@@ -264,7 +266,7 @@ export class FakeLlm {
     const chunk = (delta: object, finish: string | null = null) =>
       `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 
-    const tokens = splitTokens(turnText(turn));
+    const tokens = turn.chunks ?? splitTokens(turnText(turn));
     const calls = turn.tool_calls ?? [];
     let first = true;
     const role = (): object => {
@@ -299,7 +301,7 @@ export class FakeLlm {
   private async streamAnthropic(res: ServerResponse, turn: FakeTurn, body: any): Promise<void> {
     const s = this.stream(res, turn);
     const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-    const tokens = splitTokens(turnText(turn));
+    const tokens = turn.chunks ?? splitTokens(turnText(turn));
     const calls = turn.tool_calls ?? [];
     const input = estimateTokens(body);
     s.write(
@@ -420,6 +422,7 @@ function id(): string {
 }
 
 function turnText(turn: FakeTurn): string {
+  if (turn.chunks) return turn.chunks.join('');
   if (turn.text !== undefined) return turn.text;
   if (turn.tokens && turn.tokens > 0) {
     return Array.from({ length: turn.tokens }, (_, i) => WORDS[i % WORDS.length]).join(' ');

@@ -5,6 +5,7 @@ import { SkipThrottle } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { DATABASE_RETRY_AFTER_S } from '../../platform/database/db-unavailable';
 import { DomainError } from '../../platform/errors/domain-error';
 import { CurrentUser, OptionalUser, Public } from '../auth/auth.decorators';
 import { RateLimitGuard } from '../auth/auth.guards';
@@ -21,7 +22,9 @@ import { StreamSlots } from './stream-slots';
 const LAST_EVENT_ID = /^([0-9a-f-]{36}):(\d{1,9})$/i;
 
 function failIfError(turn: StartedTurn, r: TurnResult) {
-  if (r.error) throw new DomainError(`turn.${r.error.code}`, `${r.error.message} (run ${turn.runId})`);
+  if (!r.error) return;
+  const retry = r.error.code === 'outcome_not_stored' ? { 'Retry-After': String(DATABASE_RETRY_AFTER_S) } : undefined;
+  throw new DomainError(`turn.${r.error.code}`, `${r.error.message} (run ${turn.runId})`, undefined, retry);
 }
 
 @ApiTags('agent')
@@ -93,6 +96,7 @@ export class ChatController {
     @Req() req: Request,
     @Headers('last-event-id') lastEventHeader?: string,
   ): Promise<Observable<MessageEvent>> {
+    if (req.res) this.hub.trackResponse(req.res);
     const resume = lastEventHeader || q.last_event_id;
     let runId: string;
     let afterSeq = 0;

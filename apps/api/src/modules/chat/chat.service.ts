@@ -16,10 +16,12 @@ import { ProjectsService } from '../projects/projects.service';
 import { WorkspaceService } from '../projects/workspace.service';
 import type { ChatMessage } from '../runtime/providers/provider';
 import { RuntimeService } from '../runtime/runtime.service';
+import { storableText } from '../runtime/storable';
 import type { PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.types';
 import { WorkflowsService } from '../workflows/workflows.service';
-import { Message } from './message.entity';
+import { Message, type MessageState } from './message.entity';
 import { RunEvent } from './run-event.entity';
+import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { RunHub, type HubEvent } from './run-hub';
 import { Run } from './run.entity';
 import { sampleWorkspace } from './sample-workspace';
@@ -42,6 +44,11 @@ export interface StartedTurn {
 }
 
 const HISTORY_FOR_CONTEXT = 20;
+const MESSAGE_STATE: Record<TurnResult['state'], MessageState> = { done: 'done', cancelled: 'stopped', error: 'failed', interrupted: 'interrupted' };
+const OUTCOME_NOT_STORED = {
+  code: 'outcome_not_stored',
+  message: 'The turn ended, but the database is unavailable so its outcome is not stored yet. It will be stored when the database is back: replay this run later.',
+};
 const DEMO_PACK = 'pdlc';
 
 @Injectable()
@@ -73,7 +80,7 @@ export class ChatService implements OnApplicationBootstrap {
       workspace: this.workspace.forProject(project.id, runId),
       provider: (m) => this.runtime.providerFor(m),
     };
-    const message = input.message ?? '';
+    const message = storableText(input.message ?? '');
     // One statement: the run row, the user's history entry (when there is a message) and the recent
     // history for the model's context — read from the statement's snapshot, so without this message.
     const recent: Array<{ role: 'user' | 'assistant'; content: string }> = await this.ds.query(
@@ -115,7 +122,7 @@ export class ChatService implements OnApplicationBootstrap {
       stage: input.stage ?? pack.stages[0],
       usage: { input_tokens: 0, output_tokens: 0 },
     });
-    const result = this.execute(runId, null, null, pack, ports, [], { ...input, stage: input.stage ?? pack.stages[0] }, input.message ?? '');
+    const result = this.execute(runId, null, null, pack, ports, [], { ...input, stage: input.stage ?? pack.stages[0] }, storableText(input.message ?? ''));
     return { runId, project: null, pack, result };
   }
 
@@ -125,32 +132,34 @@ export class ChatService implements OnApplicationBootstrap {
     const timer = setTimeout(() => controller.abort({ code: 'turn_timeout' }), this.config.turnTimeoutMs);
     timer.unref();
     const run = async (): Promise<TurnResult> => {
-      const gen = this.runtime.run({
-        run_id: runId,
-        message,
-        advance: !!input.advance,
-        node_key: input.node_key ?? null,
-        project_slug: project?.slug ?? null,
-        pack,
-        stage: project?.stage ?? input.stage ?? pack.stages[0],
-        awaiting_gate: project?.awaiting_gate ?? null,
-        history,
-        ports,
-        signal: controller.signal,
-      });
-      let step = await gen.next();
-      while (!step.done) {
-        this.hub.publish(runId, step.value.event, step.value.data);
-        step = await gen.next();
-      }
-      const r = step.value;
-      await this.hub.complete(runId, (events) => this.record(runId, project, r, events));
-      return r;
-    };
-    return run()
-      .catch(async (err) => {
-        this.logger.error({ err: String(err), run_id: runId }, 'turn failed');
-        const r: TurnResult = {
+      let r: TurnResult;
+      let doneSent = false;
+      try {
+        const gen = this.runtime.run({
+          run_id: runId,
+          message,
+          advance: !!input.advance,
+          node_key: input.node_key ?? null,
+          project_slug: project?.slug ?? null,
+          pack,
+          stage: project?.stage ?? input.stage ?? pack.stages[0],
+          awaiting_gate: project?.awaiting_gate ?? null,
+          history,
+          ports,
+          signal: controller.signal,
+        });
+        let step = await gen.next();
+        while (!step.done) {
+          this.hub.publish(runId, step.value.event, step.value.data);
+          if (step.value.event === 'done') doneSent = true;
+          step = await gen.next();
+        }
+        r = step.value;
+      } catch (err) {
+        // The runtime reports turn failures as events; an exception here is a bug (or the database
+        // failing under a port): logged with its stack and cause, reported once as `internal`.
+        this.logger.error({ err: errInfo(err), run_id: runId }, 'turn failed unexpectedly');
+        r = {
           state: 'error',
           reply: '',
           stage: project?.stage ?? pack.stages[0],
@@ -162,30 +171,38 @@ export class ChatService implements OnApplicationBootstrap {
           usage: { input_tokens: 0, output_tokens: 0 },
           error: { code: 'internal', message: 'The turn failed unexpectedly.' },
         };
-        this.hub.publish(runId, 'error', r.error);
-        this.hub.publish(runId, 'done', { run_id: runId, reply: '', usage: r.usage, state: 'error' });
-        await this.hub.complete(runId, (events) => this.record(runId, project, r, events)).catch(async (e) => {
-          this.logger.error({ err: String(e), run_id: runId }, 'could not record the failed turn');
-          this.hub.publish(runId, 'close', {});
-          await this.hub.finish(runId);
-        });
-        return r;
-      })
-      .finally(() => clearTimeout(timer));
+        if (!doneSent) {
+          this.hub.publish(runId, 'error', r.error);
+          this.hub.publish(runId, 'done', { run_id: runId, reply: '', usage: r.usage, state: 'error' });
+        }
+      }
+      const result = r;
+      const stored = await this.hub.complete(runId, (events) => this.record(runId, project, result, events), {
+        waitMs: this.config.runRecordWaitMs,
+        notStored: OUTCOME_NOT_STORED,
+      });
+      // the synchronous API answers 503 for an outcome it could not store (the stream got the same error)
+      return stored === 'stored' || r.error ? r : { ...r, error: OUTCOME_NOT_STORED };
+    };
+    return run().finally(() => clearTimeout(timer));
   }
 
   /**
    * One statement (one commit) at the end of a turn: the run's outcome, the events not yet stored
-   * (`close` last) and, on a project, the assistant's history entry.
+   * (`close` last) and, on a project, the assistant's history entry. The reply is kept by the history
+   * entry (and the stream's events), not a third time on the run row: `runs.reply` is only filled for a
+   * run without a history entry (the demo).
    */
   private async record(runId: string, project: Project | null, r: TurnResult, events: HubEvent[]) {
-    const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0);
+    // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply)
+    const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0 || r.state !== 'done');
     const lastSeq = events.length ? events[events.length - 1].seq : 0;
     await this.ds.query(
-      `WITH u AS (UPDATE runs SET state = $2, reply = $3, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 RETURNING id),
-            ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb))
-       INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls)
-       SELECT $8, u.id, 'assistant', $3, $6, $7, $9, $10 FROM u WHERE $11`,
+      `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 RETURNING id),
+            ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING)
+       INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error)
+       SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5 FROM u WHERE $11
+         AND NOT EXISTS (SELECT 1 FROM messages WHERE run_id = $1 AND role = 'assistant')`,
       [
         runId,
         r.state,
@@ -200,12 +217,17 @@ export class ChatService implements OnApplicationBootstrap {
         keep,
         lastSeq,
         JSON.stringify(events),
+        r.reply_node_key ?? r.node_key,
+        MESSAGE_STATE[r.state],
       ],
     );
   }
 
   async cancel(user: AuthUser, runId: string) {
     const run = await this.ownedRun(user, runId);
+    if (run.state === 'running' && this.hub.isSettling(runId)) {
+      throw new DomainError('run.not_running', `Run ${runId} has ended; its outcome is being stored.`);
+    }
     if (run.state !== 'running' || !this.hub.cancel(runId)) throw new DomainError('run.not_running', `Run ${runId} is not running (state: ${run.state}).`);
     return { run_id: runId, state: 'cancelling' };
   }
@@ -232,7 +254,19 @@ export class ChatService implements OnApplicationBootstrap {
     rows.reverse();
     return {
       project_slug: project.slug,
-      messages: rows.map((m) => ({ id: m.id, run_id: m.run_id, role: m.role, content: m.content, stage: m.stage, node_key: m.node_key, agent_id: m.agent_id, tool_calls: m.tool_calls, created_at: m.created_at })),
+      messages: rows.map((m) => ({
+        id: m.id,
+        run_id: m.run_id,
+        role: m.role,
+        content: m.content,
+        stage: m.stage,
+        node_key: m.node_key,
+        agent_id: m.agent_id,
+        tool_calls: m.tool_calls,
+        state: m.state,
+        error: m.error,
+        created_at: m.created_at,
+      })),
       next_before: rows.length === take ? rows[0].id : null,
     };
   }
@@ -260,6 +294,8 @@ export class ChatService implements OnApplicationBootstrap {
             stage: run.stage,
             node_key: run.node_key,
             tool_calls: [],
+            state: 'interrupted',
+            error: events[0].data as { code: string; message: string },
           });
         }
       });

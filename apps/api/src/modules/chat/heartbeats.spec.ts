@@ -5,7 +5,7 @@ import { Heartbeats } from './heartbeats';
 
 const heartbeats = (ms: number) => new Heartbeats({ heartbeatMs: ms } as AppConfig);
 
-beforeEach(() => mock.timers.enable({ apis: ['setInterval', 'Date'] }));
+beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'] }));
 afterEach(() => mock.timers.reset());
 
 test('a quiet stream gets one beat per interval; a busy one none; a removed one none', () => {
@@ -39,6 +39,21 @@ test('the shared timer stops with the last stream and starts again for the next'
   assert.equal(n, 2);
   two.remove();
   for (let i = 0; i < 10; i++) mock.timers.tick(10);
+  assert.equal(n, 2);
+  hb.onModuleDestroy();
+});
+
+test('a quiet stream gets its beat exactly one interval after its last event', () => {
+  const hb = heartbeats(15_000);
+  let n = 0;
+  const beat = hb.add(() => n++);
+  mock.timers.tick(7_000);
+  beat.touch(); // an event at 7 s: the next beat is due at 22 s
+  mock.timers.tick(14_999);
+  assert.equal(n, 0);
+  mock.timers.tick(1);
+  assert.equal(n, 1, 'at 22 s, not at the next 5-second tick');
+  mock.timers.tick(15_000);
   assert.equal(n, 2);
   hb.onModuleDestroy();
 });

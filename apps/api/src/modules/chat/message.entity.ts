@@ -1,5 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
+export type MessageState = 'done' | 'stopped' | 'failed' | 'interrupted';
+
 /** A project's chat history: user and assistant messages, with the assistant's tool calls. */
 @Entity('messages')
 export class Message {
@@ -12,5 +14,8 @@ export class Message {
   @Column({ type: 'varchar', length: 64, nullable: true }) node_key: string | null;
   @Column({ type: 'integer', nullable: true }) agent_id: number | null;
   @Column({ type: 'jsonb', default: () => "'[]'" }) tool_calls: Array<{ name: string; arguments: unknown; ok: boolean }>;
+  /** how the assistant's turn ended; always `done` for a user message */
+  @Column({ type: 'varchar', length: 16, default: 'done' }) state: MessageState;
+  @Column({ type: 'jsonb', nullable: true }) error: { code: string; message: string } | null;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
 }

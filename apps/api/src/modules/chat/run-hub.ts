@@ -3,10 +3,18 @@
  * (so subscribers can replay and tail), fanned out to subscribers, and written to `run_events` in
  * batches (one multi-row insert per flush) so a token stream costs no write per token. A finished
  * run is replayed from the database. Unsubscribing never stops a run; cancel() does.
+ *
+ * A batch the database refuses (an outage, a cut connection) goes back to the front of the queue and
+ * is retried with backoff; inserts ignore rows already stored, so a retried batch that had in fact
+ * landed is not doubled. A replay therefore shows every event exactly once, in order
+ * (docs/decisions/runtime.md, "No lost event, no stuck run").
  */
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { errorInfo as errInfo } from '../../platform/logging/error-info';
+import { storableValue } from '../runtime/storable';
 import { RunEvent } from './run-event.entity';
 
 export interface HubEvent {
@@ -19,6 +27,23 @@ type Listener = (e: HubEvent) => void;
 
 const FLUSH_MS = 200;
 const FLUSH_MAX = 200;
+/** Backoff between retries of a failed write: doubles from the first to the last. */
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 2_000;
+
+export function retryDelay(failures: number): number {
+  return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
+}
+
+/** How complete() ended: stored, or shown to subscribers but still to be stored (retried in the background). */
+export type Completion = 'stored' | 'deferred';
+
+export interface CompleteOptions {
+  /** how long to keep retrying the final write before the stream ends with `outcome_not_stored` */
+  waitMs: number;
+  /** the `error` event subscribers get when the wait runs out */
+  notStored: { code: string; message: string };
+}
 /** Keep a finished run in memory briefly so a client reconnecting right after `close` replays from memory. */
 const LINGER_MS = 30_000;
 
@@ -28,16 +53,34 @@ class LiveRun {
   pending: HubEvent[] = [];
   flushing: Promise<void> = Promise.resolve();
   timer: NodeJS.Timeout | null = null;
+  failures = 0;
+  /** the final write has begun: the run can no longer be cancelled */
+  closing = false;
   finished = false;
-  constructor(readonly id: string, readonly ownerId: number | null, readonly controller: AbortController) {}
+  /** finished for subscribers, but its outcome is not stored yet */
+  unsettled: Promise<void> | null = null;
+  /** resolves when subscribers have been told the run ended */
+  readonly ended: Promise<void>;
+  markEnded: () => void = () => undefined;
+  constructor(readonly id: string, readonly ownerId: number | null, readonly controller: AbortController) {
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
 }
 
 @Injectable()
-export class RunHub implements OnApplicationShutdown {
+export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('RunHub');
   private readonly live = new Map<string, LiveRun>();
+  private stopping = false;
+  /** SSE responses still being written: a shutdown waits for them to be sent before the server closes */
+  private readonly responses = new Set<Promise<void>>();
+  /** set by a shutdown: the time by which every run must have ended */
+  private shutdownBy: number | null = null;
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   start(runId: string, ownerId: number | null, controller: AbortController) {
     this.live.set(runId, new LiveRun(runId, ownerId, controller));
@@ -48,6 +91,12 @@ export class RunHub implements OnApplicationShutdown {
     return !!r && !r.finished;
   }
 
+  /** The run has ended here and its outcome is being stored (the final write is under way or retried). */
+  isSettling(runId: string) {
+    const r = this.live.get(runId);
+    return !!r && (r.closing && !r.finished ? true : !!r.unsettled);
+  }
+
   liveOwner(runId: string): { ownerId: number | null } | null {
     const r = this.live.get(runId);
     return r ? { ownerId: r.ownerId } : null;
@@ -56,7 +105,7 @@ export class RunHub implements OnApplicationShutdown {
   /** Cancels a live run; false when it is not running here. */
   cancel(runId: string): boolean {
     const r = this.live.get(runId);
-    if (!r || r.finished) return false;
+    if (!r || r.finished || r.closing) return false;
     r.controller.abort();
     return true;
   }
@@ -64,7 +113,8 @@ export class RunHub implements OnApplicationShutdown {
   publish(runId: string, event: string, data: unknown): HubEvent {
     const r = this.live.get(runId);
     if (!r) throw new Error(`run ${runId} is not live`);
-    const e: HubEvent = { seq: r.events.length + 1, event, data };
+    // every stored string valid: jsonb refuses NUL and lone surrogates (runtime/storable.ts)
+    const e: HubEvent = { seq: r.events.length + 1, event, data: storableValue(data) };
     r.events.push(e);
     r.pending.push(e);
     for (const l of r.listeners) l.fn(e);
@@ -81,55 +131,109 @@ export class RunHub implements OnApplicationShutdown {
     const batch = r.pending.splice(0);
     if (batch.length) {
       r.flushing = r.flushing.then(() =>
-        this.ds
-          .createQueryBuilder()
-          .insert()
-          .into(RunEvent)
-          .values(batch.map((e) => ({ run_id: r.id, seq: e.seq, event: e.event, data: e.data as never })))
-          .execute()
-          .then(() => undefined)
-          .catch((err) => this.logger.error({ err: String(err), run_id: r.id }, 'could not persist run events')),
+        this.insertEvents(r.id, batch).then(
+          () => {
+            if (r.failures) this.logger.log({ run_id: r.id, failures: r.failures }, 'run events stored again after failed writes');
+            r.failures = 0;
+          },
+          (err) => {
+            // back to the front of the queue (seqs stay in order), retried after a backoff
+            r.pending.unshift(...batch);
+            r.failures++;
+            if (r.failures === 1) this.logger.warn({ err: errInfo(err), run_id: r.id }, 'could not store run events; retrying');
+            if (!r.timer && !r.closing) r.timer = setTimeout(() => void this.flush(r), retryDelay(r.failures));
+          },
+        ),
       );
     }
     return r.flushing;
   }
 
+  private insertEvents(runId: string, batch: HubEvent[]) {
+    return this.ds
+      .createQueryBuilder()
+      .insert()
+      .into(RunEvent)
+      .values(batch.map((e) => ({ run_id: runId, seq: e.seq, event: e.event, data: e.data as never })))
+      .orIgnore()
+      .execute();
+  }
+
   /**
    * Ends a run in one write: `close` gets the next seq, `persist` stores it with every event still
    * pending (the caller adds the run's outcome to the same statement), and only then do subscribers
-   * see `close` — whoever reads it can rely on the run and its history being stored. When `persist`
-   * throws, nothing is consumed (the events stay pending) and the error reaches the caller.
+   * see `close` — whoever reads it can rely on the run and its history being stored.
+   *
+   * A failed write is retried with backoff for `waitMs`. If the database is still unavailable then,
+   * subscribers get an `error` (`notStored`) and `close`, so no stream hangs, and the write — now
+   * with those two events — goes on being retried in the background until it lands: the run is
+   * never left `running` while this process lives (and a restart marks it `interrupted`).
    */
-  async complete(runId: string, persist: (events: HubEvent[]) => Promise<void>): Promise<void> {
+  async complete(runId: string, persist: (events: HubEvent[]) => Promise<void>, opts: CompleteOptions): Promise<Completion> {
     const r = this.live.get(runId);
-    if (!r || r.finished) return;
+    if (!r || r.finished || r.closing) return 'stored';
+    r.closing = true;
     if (r.timer) {
       clearTimeout(r.timer);
       r.timer = null;
     }
     await r.flushing;
     const close: HubEvent = { seq: r.events.length + 1, event: 'close', data: {} };
-    const batch = [...r.pending, close];
-    await persist(batch);
+    const deadline = Math.min(Date.now() + opts.waitMs, this.shutdownBy ?? Infinity);
+    for (let failures = 0; ; ) {
+      try {
+        await persist([...r.pending, close]);
+        r.pending.length = 0;
+        this.endWith(r, [close]);
+        return 'stored';
+      } catch (err) {
+        failures++;
+        if (failures === 1) this.logger.warn({ err: errInfo(err), run_id: runId }, 'could not store the run outcome; retrying');
+        const wait = retryDelay(failures);
+        if (Date.now() + wait > deadline) break;
+        await delay(wait);
+      }
+    }
+    const notStored: HubEvent = { seq: close.seq, event: 'error', data: opts.notStored };
+    const last: HubEvent = { seq: close.seq + 1, event: 'close', data: {} };
+    this.logger.error({ run_id: runId }, 'the run outcome could not be stored; the stream ends with outcome_not_stored and the write is retried in the background');
+    const events = [...r.pending, notStored, last];
     r.pending.length = 0;
-    r.events.push(close);
-    for (const l of r.listeners) l.fn(close);
-    this.end(r);
+    r.unsettled = this.settleLater(r, () => persist(events));
+    this.endWith(r, [notStored, last], false);
+    return 'deferred';
   }
 
-  /** Writes what is pending (the caller has published `close`), ends every subscription, forgets the run after a linger. */
-  async finish(runId: string) {
-    const r = this.live.get(runId);
-    if (!r || r.finished) return;
-    await this.flush(r);
-    this.end(r);
+  /** Retries the final write until it lands (or the process stops); then the run is forgotten after a linger. */
+  private async settleLater(r: LiveRun, write: () => Promise<void>) {
+    for (let failures = 1; !this.stopping; failures++) {
+      await delay(retryDelay(failures + 4));
+      try {
+        await write();
+        this.logger.log({ run_id: r.id, attempts: failures }, 'the run outcome is stored');
+        r.unsettled = null;
+        setTimeout(() => this.live.delete(r.id), LINGER_MS).unref();
+        return;
+      } catch {
+        /* still unavailable */
+      }
+    }
   }
 
-  private end(r: LiveRun) {
+  private endWith(r: LiveRun, last: HubEvent[], linger = true) {
+    for (const e of last) {
+      r.events.push(e);
+      for (const l of r.listeners) l.fn(e);
+    }
+    this.end(r, linger);
+  }
+
+  private end(r: LiveRun, linger = true) {
     r.finished = true;
+    r.markEnded();
     for (const l of r.listeners) l.end();
     r.listeners.clear();
-    setTimeout(() => this.live.delete(r.id), LINGER_MS).unref();
+    if (linger) setTimeout(() => this.live.delete(r.id), LINGER_MS).unref();
   }
 
   /**
@@ -154,10 +258,51 @@ export class RunHub implements OnApplicationShutdown {
     return () => undefined;
   }
 
+  /** Tracks a streaming response until it is sent (or its client is gone). */
+  trackResponse(res: { once(event: 'close', fn: () => void): unknown; writableEnded?: boolean; destroyed?: boolean }) {
+    const done = new Promise<void>((resolve) => res.once('close', resolve));
+    this.responses.add(done);
+    void done.then(() => this.responses.delete(done));
+  }
+
+  /**
+   * SIGTERM (docs/OPERATIONS.md, "Shutdown"): every live run is stopped (its turn ends `interrupted`
+   * with `server_shutdown`, recorded like any end, so its streams get `error`, `done`, `close`), and
+   * the HTTP server closes only once they have ended — at most 80 % of SHUTDOWN_DEADLINE_MS, leaving
+   * the rest for closing. A run that cannot end in time (its final write keeps failing) gets its
+   * streams ended without `close`, so clients reconnect with Last-Event-ID; the next boot marks it
+   * `interrupted`.
+   */
+  async beforeApplicationShutdown() {
+    const budget = Math.floor(this.config.shutdownDeadlineMs * 0.8);
+    this.shutdownBy = Date.now() + budget;
+    const open = [...this.live.values()].filter((r) => !r.finished);
+    if (!open.length && !this.responses.size) return;
+    this.logger.warn({ runs: open.length, deadline_ms: this.config.shutdownDeadlineMs }, 'shutting down: stopping live runs');
+    for (const r of open) r.controller.abort({ code: 'shutdown' });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, budget)));
+    await Promise.race([Promise.all(open.map((r) => r.ended)), timeout]);
+    for (const r of open) {
+      if (r.finished) continue;
+      this.logger.error({ run_id: r.id }, 'run did not end before the shutdown deadline');
+      for (const l of r.listeners) l.end();
+      r.listeners.clear();
+    }
+    // the streams have their last events: let them reach the clients before connections are closed
+    await Promise.race([Promise.all([...this.responses]), timeout]);
+    clearTimeout(timer);
+  }
+
   async onApplicationShutdown() {
+    this.stopping = true;
     for (const r of this.live.values()) {
-      if (!r.finished) r.controller.abort();
-      await this.flush(r);
+      if (!r.finished) r.controller.abort({ code: 'shutdown' });
+      if (r.timer) clearTimeout(r.timer);
     }
   }
+}
+
+function delay(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -159,7 +159,7 @@ export class ProjectsService {
       const locked = await m.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [p.id]);
       if (!locked.length) throw projectNotFound(slug);
       if (await m.getRepository(Run).existsBy({ project_id: p.id, state: 'running' })) {
-        throw new DomainError('conflict', `A turn is still running on project ${slug}; cancel it (POST /agent/runs/{id}/cancel) before deleting the project.`);
+        throw new DomainError('conflict', `A turn is still running on project ${slug} (or its outcome is still being stored); cancel it (POST /agent/runs/{id}/cancel) or let it end before deleting the project.`);
       }
       await m.getRepository(Project).delete({ id: p.id });
     });

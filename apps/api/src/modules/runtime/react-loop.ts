@@ -7,10 +7,12 @@
  * the summed usage and what the tools did. Tool failures go back to the model; provider failures and
  * aborts are thrown (ProviderError / LoopAborted) for the turn runner to report.
  */
+import { Logger } from '@nestjs/common';
 import type { GraphNode } from '@service/workflow-graph';
+import { errorInfo } from '../../platform/logging/error-info';
 import { ProviderError, type ChatMessage, type Provider, type ProviderEvent, type ToolCall } from './providers/provider';
 import type { FileChangeInfo, ResolvedAgent, ResolvedModel, RuntimeEvent, Usage, Workspace } from './runtime.types';
-import { storableText, storableValue } from './storable';
+import { storableText, storableValue, TextJoiner } from './storable';
 import { offeredTools, runTool, toolMessageContent, toolSpecs } from './tools';
 
 /** The context line the offline provider (and any reader of the prompt) looks for. */
@@ -67,6 +69,8 @@ export interface LoopInput {
 }
 
 export interface Tally {
+  /** the reply of the model call under way, as it streams (kept when the turn is stopped or fails) */
+  partial?: string;
   usage: Usage;
   tool_calls: Array<{ name: string; arguments: unknown; ok: boolean }>;
   files: FileChangeInfo[];
@@ -83,6 +87,20 @@ export interface LoopResult {
   error: { code: 'max_iterations'; message: string } | null;
   /** model calls made */
   calls: number;
+}
+
+/**
+ * Size caps (docs/OPERATIONS.md, "Limits"): a reply longer than MAX_REPLY_CHARS stops the turn with
+ * `reply_too_large` (one huge token cannot fill memory or the database), and a text delta is sent in
+ * `content` events of at most MAX_DELTA_CHARS each, so no single event is huge.
+ */
+export const MAX_REPLY_CHARS = 1_048_576;
+export const MAX_DELTA_CHARS = 16_384;
+
+export class ReplyTooLarge extends Error {
+  constructor() {
+    super(`The model's reply is longer than ${MAX_REPLY_CHARS.toLocaleString('en')} characters, the limit of one reply; the turn was stopped.`);
+  }
 }
 
 /** Thrown when the turn's signal fires; the turn runner turns it into `cancelled` / `turn_timeout`. */
@@ -107,6 +125,7 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     if (signal.aborted) throw new LoopAborted();
     result.calls = call;
     let text = '';
+    const joiner = new TextJoiner();
     const calls: ToolCall[] = [];
     const stream = input.provider.stream({
       system: input.system,
@@ -120,9 +139,12 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     for await (const ev of abortable(stream, signal)) {
       if (ev.type === 'text') {
         if (!ev.delta) continue;
-        const delta = storableText(ev.delta);
+        if (text.length + ev.delta.length > MAX_REPLY_CHARS) throw new ReplyTooLarge();
+        const delta = joiner.push(ev.delta);
+        if (!delta) continue;
         text += delta;
-        yield { event: 'content', data: { delta } };
+        if (input.tally) input.tally.partial = text;
+        yield* contentEvents(delta);
       } else if (ev.type === 'tool_call') {
         const c = ev.call;
         calls.push({
@@ -138,6 +160,12 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
           u.output_tokens += nonNegative(ev.output_tokens);
         }
       }
+    }
+    const rest = joiner.end();
+    if (rest) {
+      text += rest;
+      if (input.tally) input.tally.partial = text;
+      yield { event: 'content', data: { delta: rest } };
     }
     result.reply = text;
     if (!calls.length) return result;
@@ -166,6 +194,20 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     message: `${agent.name} reached its limit of ${max} model call${max === 1 ? '' : 's'} (max_iterations) without a final answer.`,
   };
   return result;
+}
+
+function* contentEvents(delta: string): Generator<RuntimeEvent> {
+  if (delta.length <= MAX_DELTA_CHARS) {
+    yield { event: 'content', data: { delta } };
+    return;
+  }
+  for (let i = 0; i < delta.length; ) {
+    let end = Math.min(delta.length, i + MAX_DELTA_CHARS);
+    const last = delta.charCodeAt(end - 1);
+    if (end < delta.length && last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
+    yield { event: 'content', data: { delta: delta.slice(i, end) } };
+    i = end;
+  }
 }
 
 function nonNegative(n: number): number {
@@ -219,5 +261,6 @@ async function* abortable(source: AsyncIterable<ProviderEvent>, signal: AbortSig
 function asProviderError(e: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return new LoopAborted();
   if (e instanceof ProviderError) return e;
+  new Logger('ReactLoop').error({ err: errorInfo(e) }, 'provider stream failed with an unexpected error');
   return new ProviderError('provider_protocol', 'The model provider failed unexpectedly while answering.', { cause: e });
 }

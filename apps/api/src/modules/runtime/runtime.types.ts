@@ -122,11 +122,14 @@ export type RuntimeEventName = RuntimeEvent['event'];
 
 /** What the turn ended with (also carried by the `done` event), for the sync chat response and history. */
 export interface TurnResult {
-  state: 'done' | 'error' | 'cancelled';
+  /** `interrupted`: stopped by a server shutdown (docs/OPERATIONS.md, "Shutdown") */
+  state: 'done' | 'error' | 'cancelled' | 'interrupted';
   reply: string;
   stage: string;
   awaiting_gate: AwaitingGate | null;
   node_key: string | null;
+  /** the agent node whose reply this is (node_key is where the walk stopped, e.g. a gate) */
+  reply_node_key?: string | null;
   agent: { id: number; name: string; role: string } | null;
   tool_calls: Array<{ name: string; arguments: unknown; ok: boolean }>;
   files_changed: FileChangeInfo[];

@@ -7,7 +7,9 @@
  * result (`{ok: false, error}`) that the model sees; nothing a tool does is thrown out of the run.
  * Tool output is data: it goes back to the model as a tool result and is never parsed for instructions.
  */
+import { Logger } from '@nestjs/common';
 import { DomainError } from '../../platform/errors/domain-error';
+import { errorInfo } from '../../platform/logging/error-info';
 import { normalizeWorkspaceDir, normalizeWorkspacePath } from '../projects/workspace-path';
 import type { ToolSpec } from './providers/provider';
 import { TOOL_NAMES, type FileChangeInfo, type ToolName, type Workspace } from './runtime.types';
@@ -235,6 +237,8 @@ export async function runTool(name: string, args: Record<string, unknown>, ctx: 
     if (e instanceof ToolError) return fail(e.message);
     // DomainErrors come from the shared path helper and the workspace (bad path, 1 MiB, 10,000 files).
     if (e instanceof DomainError) return fail(e.detail);
+    // not a refusal the model should see: a bug or an infrastructure failure, logged with stack and cause
+    new Logger('Tools').error({ err: errorInfo(e), tool: def.name }, 'tool failed unexpectedly');
     return fail(`the ${def.name} tool failed unexpectedly`);
   }
 }

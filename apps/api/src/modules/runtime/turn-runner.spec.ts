@@ -40,7 +40,8 @@ describe('runTurn: event order', () => {
     assert.deepEqual(names(events), [
       'status', 'pack', 'workflow', 'node', 'agent', 'tool_call', 'tool_result', 'files_changed', 'content', 'files_changed', 'node', 'workflow', 'done',
     ]);
-    assert.deepEqual(events[0].data, { run_id: 'run-1', state: 'running', provider: 'offline', model: 'offline' });
+    // the status event names the model the first agent runs on (here the ports' scripted provider), not the server default
+    assert.deepEqual(events[0].data, { run_id: 'run-1', state: 'running', provider: 'scripted', model: 'test-model' });
     assert.deepEqual(events[1].data, { pack_id: 7, slug: 'test-pack', name: 'Test pack', domain: 'pdlc', stages: ['discover', 'design', 'develop'] });
     assert.deepEqual(events[2].data, { project_slug: 'proj', domain: 'pdlc', stage: 'discover', pack_id: 7, awaiting_gate: null });
     assert.deepEqual(events[3].data, { node_key: 'solo', type: 'agent', stage_label: 'discover', state: 'started' });
@@ -377,10 +378,16 @@ describe('runTurn: artifacts that cannot be stored', () => {
     assert.match(find(r1.events, 'error')!.message, /at most 1 files/);
     assert.equal(r1.result.reply, 'reply', 'the reply is still returned');
 
-    const big = fakePorts({ agents: [makeAgent(1)], provider: new ScriptedProvider([{ text: ['x'.repeat(1024 * 1024 + 1)] }]) });
+    // over 1 MiB of UTF-8 but within the reply's character cap (2 bytes per character)
+    const big = fakePorts({ agents: [makeAgent(1)], provider: new ScriptedProvider([{ text: ['é'.repeat(600_000)] }]) });
     const r2 = await collect(runTurn(makeRequest(pack, big.ports), SERVER));
     assert.equal(find(r2.events, 'error')!.code, 'artifact_failed');
     assert.equal(big.workspace.files.size, 0);
+
+    const huge = fakePorts({ agents: [makeAgent(1)], provider: new ScriptedProvider([{ text: ['x'.repeat(1024 * 1024 + 1)] }]) });
+    const r3 = await collect(runTurn(makeRequest(pack, huge.ports), SERVER));
+    assert.equal(find(r3.events, 'error')!.code, 'reply_too_large');
+    assert.equal(r3.result.state, 'error');
   });
 });
 

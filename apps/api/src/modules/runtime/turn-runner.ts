@@ -15,10 +15,12 @@
  *   workflow → done
  */
 import { entryNode, indexGraph, nextAfter, outgoingEdges, type GraphIndex, type GraphNode } from '@service/workflow-graph';
+import { Logger } from '@nestjs/common';
 import { DomainError } from '../../platform/errors/domain-error';
+import { errorInfo } from '../../platform/logging/error-info';
 import { normalizeWorkspacePath } from '../projects/workspace-path';
 import { ProviderError, type ChatMessage } from './providers/provider';
-import { buildSystemPrompt, LoopAborted, reactLoop, type Tally } from './react-loop';
+import { buildSystemPrompt, LoopAborted, reactLoop, ReplyTooLarge, type Tally } from './react-loop';
 import type { AwaitingGate, FileChangeInfo, ResolvedAgent, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
 import { MAX_FILE_BYTES } from './tools';
 
@@ -53,6 +55,9 @@ class Turn {
   private awaiting: AwaitingGate | null;
   private reply = '';
   private nodeKey: string | null = null;
+  private replyNodeKey: string | null = null;
+  /** agents loaded by the status event's look-ahead, reused by the walk */
+  private readonly agents = new Map<number, Promise<ResolvedAgent | null>>();
   private agent: TurnResult['agent'] = null;
   private readonly tally: Tally = { usage: { input_tokens: 0, output_tokens: 0 }, tool_calls: [], files: [] };
   private readonly secrets: string[];
@@ -71,8 +76,8 @@ class Turn {
   async *run(): AsyncGenerator<RuntimeEvent, TurnResult> {
     const { req } = this;
     const { pack } = req;
-    const server = this.deps.server ?? this.portDefault();
-    yield { event: 'status', data: { run_id: req.run_id, state: 'running', provider: server.provider, model: server.model } };
+    const used = await this.firstModel();
+    yield { event: 'status', data: { run_id: req.run_id, state: 'running', provider: used.provider, model: used.model } };
     yield { event: 'pack', data: { pack_id: pack.id, slug: pack.slug, name: pack.name, domain: pack.domain, stages: this.stages } };
     yield this.workflowEvent();
 
@@ -90,6 +95,8 @@ class Turn {
       }
     } catch (e) {
       ({ state, error } = this.classify(e));
+      // a stopped or failed agent keeps what it had said so far (history shows it, marked)
+      if (this.tally.partial !== undefined) this.reply = this.tally.partial;
       yield { event: 'error', data: error };
     }
     yield this.workflowEvent();
@@ -101,12 +108,44 @@ class Turn {
       stage: this.stage,
       awaiting_gate: this.awaiting,
       node_key: this.nodeKey,
+      reply_node_key: this.replyNodeKey,
       agent: this.agent,
       tool_calls: this.tally.tool_calls,
       files_changed: this.tally.files,
       usage,
       error,
     };
+  }
+
+  /**
+   * The provider and model the first `status` event names: those of the agent the turn will run first
+   * (its own model, else the server default), looked up ahead; the server default when the turn starts
+   * elsewhere (an advance, a gate) or the look-ahead fails (the walk reports that failure itself).
+   */
+  private async firstModel(): Promise<{ provider: string; model: string }> {
+    const fallback = this.deps.server ?? this.portDefault();
+    const { req } = this;
+    if (req.advance || !req.message.trim()) return fallback;
+    try {
+      const node = this.pickNode();
+      if (node.type !== 'agent' || node.agent_id == null) return fallback;
+      const agent = await this.loadAgent(node.agent_id);
+      if (!agent) return fallback;
+      const chosen = req.ports.provider(agent.model);
+      return { provider: chosen.name, model: chosen.model };
+    } catch {
+      return fallback;
+    }
+  }
+
+  private loadAgent(id: number): Promise<ResolvedAgent | null> {
+    let p = this.agents.get(id);
+    if (!p) {
+      p = this.req.ports.loadAgent(id);
+      p.catch(() => this.agents.delete(id));
+      this.agents.set(id, p);
+    }
+    return p;
   }
 
   private portDefault() {
@@ -212,7 +251,7 @@ class Turn {
   private async *runAgent(node: GraphNode, input: string): AsyncGenerator<RuntimeEvent, { agent: ResolvedAgent; reply: string }> {
     const { req } = this;
     if (node.agent_id == null) throw new TurnFailure('agent_missing', `The agent node "${node.node_key}" names no agent.`);
-    const agent = await req.ports.loadAgent(node.agent_id);
+    const agent = await this.loadAgent(node.agent_id);
     if (!agent) throw new TurnFailure('agent_missing', `The agent of node "${node.node_key}" (id ${node.agent_id}) does not exist or is not visible to you.`);
     if (agent.model?.api_key) this.secrets.push(agent.model.api_key);
     const chosen = req.ports.provider(agent.model);
@@ -222,6 +261,8 @@ class Turn {
     const artifact = artifactOf(node);
     const readOnly = req.ports.workspace.readOnly;
     const messages: ChatMessage[] = [...req.history, { role: 'user', content: input }];
+    this.tally.partial = '';
+    this.replyNodeKey = node.node_key;
     let result;
     try {
       result = yield* reactLoop({
@@ -240,6 +281,8 @@ class Turn {
       throw e;
     }
     this.reply = result.reply;
+    this.replyNodeKey = node.node_key;
+    this.tally.partial = undefined;
     if (result.error) throw new TurnFailure(result.error.code, result.error.message);
 
     if (artifact && !readOnly && result.reply.trim() && !result.written.has(artifact)) {
@@ -261,13 +304,19 @@ class Turn {
     const { signal } = this.req;
     if (signal.aborted) {
       const reason = signal.reason as { code?: unknown } | undefined;
+      if (reason && typeof reason === 'object' && reason.code === 'shutdown') {
+        return { state: 'interrupted', error: { code: 'server_shutdown', message: 'The server is shutting down, so this run was stopped. Send the message again once it is back.' } };
+      }
       if (reason && typeof reason === 'object' && reason.code === 'turn_timeout') {
         return { state: 'error', error: { code: 'turn_timeout', message: 'The turn took longer than its time limit and was stopped.' } };
       }
       return { state: 'cancelled', error: { code: 'cancelled', message: 'The run was cancelled.' } };
     }
     if (e instanceof TurnFailure) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
+    if (e instanceof ReplyTooLarge) return { state: 'error', error: { code: 'reply_too_large', message: e.message } };
     if (e instanceof ProviderError) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
+    // a bug or an infrastructure failure (the database under a port): never lost, logged with stack and cause
+    new Logger('TurnRunner').error({ err: errorInfo(e), run_id: this.req.run_id }, 'turn failed unexpectedly');
     return { state: 'error', error: { code: 'internal', message: 'The turn failed unexpectedly.' } };
   }
 

@@ -30,6 +30,14 @@ export interface AppConfig {
   maxStreamsPerUser: number;
   turnTimeoutMs: number;
   heartbeatMs: number;
+  /** how long the end of a turn retries its write before the stream ends with `outcome_not_stored` */
+  runRecordWaitMs: number;
+  /** Postgres server only: connection-acquire timeout, client-side query timeout, server statement_timeout */
+  dbConnectTimeoutMs: number;
+  dbQueryTimeoutMs: number;
+  dbStatementTimeoutMs: number;
+  /** SIGTERM: how long open turns get to end before they are stopped and the process exits */
+  shutdownDeadlineMs: number;
   version: string;
 }
 
@@ -89,6 +97,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxStreamsPerUser: int(env.MAX_STREAMS_PER_USER, 4),
     turnTimeoutMs: int(env.TURN_TIMEOUT_MS, 600_000),
     heartbeatMs: int(env.SSE_HEARTBEAT_MS, 15_000),
+    runRecordWaitMs: int(env.RUN_RECORD_WAIT_MS, 10_000),
+    dbConnectTimeoutMs: int(env.DB_CONNECT_TIMEOUT_MS, 5_000),
+    dbQueryTimeoutMs: int(env.DB_QUERY_TIMEOUT_MS, 15_000),
+    dbStatementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 10_000),
+    shutdownDeadlineMs: int(env.SHUTDOWN_DEADLINE_MS, 10_000),
     version: readVersion(),
   };
 }

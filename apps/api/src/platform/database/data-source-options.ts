@@ -26,11 +26,19 @@ export async function openDatabase(config: AppConfig, onLog?: (line: string) => 
     logging: false,
     poolSize: 10,
   };
-  if (config.databaseUrl) return { kind: 'postgres', options: { ...common, url: config.databaseUrl } };
+  // Bounded waits (docs/OPERATIONS.md, "Database timeouts"): a database that is down or frozen makes a
+  // request fail within these bounds (503 database_unavailable) instead of hanging — on a server and on
+  // the embedded one alike.
+  const extra = {
+    connectionTimeoutMillis: config.dbConnectTimeoutMs,
+    query_timeout: config.dbQueryTimeoutMs,
+    statement_timeout: config.dbStatementTimeoutMs,
+  };
+  if (config.databaseUrl) return { kind: 'postgres', options: { ...common, url: config.databaseUrl, extra } };
   if (existsSync(join(config.dataDir, 'pglite'))) {
     onLog?.(`${join(config.dataDir, 'pglite')} holds data of the former PGlite default, which is no longer read (docs/OPERATIONS.md)`);
   }
   const embedded = new EmbeddedPostgres({ dir: join(config.dataDir, 'postgres'), onLog });
   const url = await embedded.start();
-  return { kind: 'embedded', embedded, options: { ...common, url } };
+  return { kind: 'embedded', embedded, options: { ...common, url, extra } };
 }

@@ -28,6 +28,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   rate_limited: 429,
   'stream.too_many': 429,
   unavailable: 503,
+  database_unavailable: 503,
   // a turn that failed, answered by the synchronous chat API (the stream reports these as `error` events)
   'turn.last_stage': 409,
   'turn.unknown_node': 400,
@@ -45,6 +46,9 @@ const STATUS_BY_CODE: Record<string, number> = {
   'turn.provider_refused': 502,
   'turn.provider_aborted': 409,
   'turn.internal': 500,
+  'turn.reply_too_large': 502,
+  'turn.outcome_not_stored': 503,
+  'turn.server_shutdown': 503,
 };
 
 export class DomainError extends Error {

@@ -2,6 +2,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../database/db-unavailable';
+import { errorInfo } from '../logging/error-info';
 import { DomainError } from './domain-error';
 import { problem, sendProblem, type Problem } from './problem';
 
@@ -31,6 +33,12 @@ export function toProblem(err: unknown): { body: Problem; headers?: Record<strin
     if (status >= 500) detail = 'Internal error.';
     return { body: problem(status, String(detail ?? ''), CODE_BY_STATUS[status]) };
   }
+  if (isDatabaseUnavailable(err)) {
+    return {
+      body: problem(503, 'The database is unavailable; retry in a few seconds.', 'database_unavailable'),
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+    };
+  }
   if (err instanceof QueryFailedError) {
     const code = (err as unknown as { code?: string }).code;
     if (code === '23505') return { body: problem(409, 'A record with these values already exists.', 'record.duplicate') };
@@ -46,9 +54,16 @@ export class ProblemFilter implements ExceptionFilter {
   catch(err: unknown, host: ArgumentsHost) {
     const res = host.switchToHttp().getResponse<Response>();
     const { body, headers } = toProblem(err);
-    if (body.status >= 500) {
-      this.logger.error({ err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unhandled error');
-    }
+    logProblem(this.logger, res, body, err);
     sendProblem(res, body, headers);
   }
+}
+
+/** Every 5xx is logged with the request id the client sees in the problem (cookie and bearer requests alike), with stack and cause. */
+export function logProblem(logger: Pick<Logger, 'error' | 'warn'>, res: Response, body: Problem, err: unknown) {
+  if (body.status < 500) return;
+  const id = res.getHeader('x-request-id');
+  const entry = { request_id: typeof id === 'string' ? id : undefined, code: body.code, err: errorInfo(err) };
+  if (body.code === 'database_unavailable') logger.warn(entry, 'database unavailable');
+  else logger.error(entry, 'unhandled error');
 }

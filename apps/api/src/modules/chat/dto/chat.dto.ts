@@ -91,6 +91,11 @@ export class DemoResponseView {
   @ApiProperty() provider: string;
 }
 
+export class TurnErrorView {
+  @ApiProperty() code: string;
+  @ApiProperty() message: string;
+}
+
 export class HistoryMessageView {
   @ApiProperty() id: number;
   @ApiProperty({ type: String, nullable: true }) run_id: string | null;
@@ -100,6 +105,12 @@ export class HistoryMessageView {
   @ApiProperty({ type: String, nullable: true }) node_key: string | null;
   @ApiProperty({ type: Number, nullable: true }) agent_id: number | null;
   @ApiProperty({ type: [ToolCallSummary] }) tool_calls: ToolCallSummary[];
+  @ApiProperty({
+    enum: ['done', 'stopped', 'failed', 'interrupted'],
+    description: 'how the turn ended: `stopped` (cancelled; the partial reply is kept), `failed` (see `error`), `interrupted` (a restart or shutdown); always `done` for user messages',
+  })
+  state: string;
+  @ApiProperty({ type: TurnErrorView, nullable: true, description: 'why a failed (or stopped, interrupted) turn ended' }) error: TurnErrorView | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 

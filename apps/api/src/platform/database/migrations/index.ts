@@ -3,5 +3,6 @@ import { Auth1732300000000 } from './1732300000000-auth';
 import { Studio1732300000001 } from './1732300000001-studio';
 import { Projects1732300000002 } from './1732300000002-projects';
 import { Runs1732300000003 } from './1732300000003-runs';
+import { MessageState1732300000010 } from './1732300000010-message-state';
 
-export const MIGRATIONS = [Auth1732300000000, Studio1732300000001, Projects1732300000002, Runs1732300000003];
+export const MIGRATIONS = [Auth1732300000000, Studio1732300000001, Projects1732300000002, Runs1732300000003, MessageState1732300000010];
