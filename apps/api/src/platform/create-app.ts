@@ -19,7 +19,7 @@ import { AppLogger } from './logging/logging.module';
 import { databaseTarget, type DatabaseTarget } from './database/data-source-options';
 import { ProblemFilter } from './errors/problem.filter';
 import { createValidationPipe } from './errors/validation';
-import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, originCheck } from './http/body';
+import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, noNulInQuery, originCheck } from './http/body';
 import { studioPages } from './http/studio-pages';
 import { buildOpenApi, mountOpenApi } from './openapi';
 
@@ -78,6 +78,7 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
     }),
   );
   app.use(originCheck(config.allowedOrigins));
+  app.use(noNulInQuery);
   app.use(jsonOnly);
   app.use('/studio/api/workflows/import', jsonBody(IMPORT_LIMIT));
   app.use(jsonBody(JSON_LIMIT));

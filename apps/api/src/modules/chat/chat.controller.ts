@@ -5,6 +5,7 @@ import { SkipThrottle } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { UUID_SOURCE } from '../../platform/database/db-id';
 import { DomainError } from '../../platform/errors/domain-error';
 import { CurrentUser, OptionalUser, Public } from '../auth/auth.decorators';
 import { RateLimitGuard } from '../auth/auth.guards';
@@ -18,7 +19,7 @@ import { RunHub } from './run-hub';
 import { Heartbeats } from './heartbeats';
 import { StreamSlots } from './stream-slots';
 
-const LAST_EVENT_ID = /^([0-9a-f-]{36}):(\d{1,9})$/i;
+const LAST_EVENT_ID = new RegExp(`^(${UUID_SOURCE}):(\\d{1,9})$`, 'i');
 
 function failIfError(turn: StartedTurn, r: TurnResult) {
   if (r.error) throw new DomainError(`turn.${r.error.code}`, `${r.error.message} (run ${turn.runId})`);

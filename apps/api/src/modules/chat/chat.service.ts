@@ -8,6 +8,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { isUuid } from '../../platform/database/db-id';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
 import { AgentsService } from '../agents/agents.service';
 import type { AuthUser } from '../auth/user.entity';
@@ -212,7 +213,7 @@ export class ChatService implements OnApplicationBootstrap {
 
   /** A run visible to the caller: their own, or (owner null) a demo run. 404 otherwise. */
   async findRunFor(user: AuthUser | null, runId: string): Promise<Run> {
-    const run = /^[0-9a-f-]{36}$/i.test(runId) ? await this.ds.getRepository(Run).findOneBy({ id: runId }) : null;
+    const run = isUuid(runId) ? await this.ds.getRepository(Run).findOneBy({ id: runId }) : null;
     if (!run || (run.owner_id !== null && run.owner_id !== user?.id)) throw new DomainError('not_found', `Run ${runId} not found`);
     return run;
   }
