@@ -7,6 +7,7 @@ import { Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { UUID_SOURCE } from '../../platform/database/db-id';
 import { DomainError } from '../../platform/errors/domain-error';
+import { isCrossSiteGet } from '../../platform/http/body';
 import { CurrentUser, OptionalUser, Public } from '../auth/auth.decorators';
 import { RateLimitGuard } from '../auth/auth.guards';
 import type { AuthUser } from '../auth/user.entity';
@@ -104,6 +105,7 @@ export class ChatController {
       afterSeq = Number(m[2]);
     } else if (q.project_slug) {
       if (!user) throw new DomainError('unauthorized', 'Log in to chat with a project (or omit project_slug for the demo).');
+      if (isCrossSiteGet(req, this.config.allowedOrigins)) throw new DomainError('origin.cross_site', 'A turn on a project cannot be started from another site.');
       const release = this.slots.acquire(`u:${user.id}`);
       try {
         runId = (await this.chat.startProjectTurn(user, q, 'stream')).runId;

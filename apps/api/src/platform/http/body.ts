@@ -20,6 +20,34 @@ function isJson(req: Request) {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+const originOf = (url: string | undefined): string | null => {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
+};
+
+/**
+ * Whether a GET that starts work (a project turn on `/agent/stream`) comes from another site: a top-level
+ * link from another site carries the SameSite=Lax cookie, so the Origin check of state changes is not
+ * enough (docs/API.md "The stream"). `Sec-Fetch-Site: cross-site` is refused; `same-site` (a sibling
+ * subdomain) only when its Origin/Referer is in ALLOWED_ORIGINS; `same-origin` and `none` (typed or
+ * bookmarked) pass. Without the header (an older browser, or not a browser), an Origin or Referer from
+ * elsewhere is refused and no Origin/Referer at all passes.
+ */
+export function isCrossSiteGet(req: Request, allowed: string[]): boolean {
+  const site = req.headers['sec-fetch-site'];
+  const self = `${req.protocol}://${req.headers.host}`;
+  const from = originOf(req.headers.origin) ?? originOf(req.headers.referer);
+  const trusted = (o: string | null) => o !== null && (o === self || allowed.includes(o));
+  if (site === 'cross-site') return true;
+  if (site === 'same-site') return !(from && allowed.includes(from));
+  if (site === 'same-origin' || site === 'none') return false;
+  return from !== null && !trusted(from);
+}
+
 export function originCheck(allowed: string[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!STATE_CHANGING.has(req.method)) return next();
