@@ -74,8 +74,8 @@ export class ChatController {
   @UseGuards(RateLimitGuard)
   @SkipThrottle({ client: true, user: true })
   @ApiOkResponse({ type: DemoResponseView })
-  async demo(@Body() dto: DemoDto) {
-    const turn = await this.chat.startDemoTurn(dto, 'demo');
+  async demo(@Body() dto: DemoDto, @OptionalUser() user: AuthUser | null, @Req() req: Request) {
+    const turn = await this.chat.startDemoTurn(dto, 'demo', user ? `u:${user.id}` : `ip:${req.ip}`);
     const r = await turn.result;
     failIfError(turn, r);
     return { reply: r.reply, domain: turn.pack.domain, stage: r.stage, agent: r.agent, tool_calls: r.tool_calls, provider: this.runtime.describeDefault().provider };
@@ -117,7 +117,7 @@ export class ChatController {
     } else {
       const release = this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`);
       try {
-        runId = (await this.chat.startDemoTurn(q, 'stream')).runId;
+        runId = (await this.chat.startDemoTurn(q, 'stream', user ? `u:${user.id}` : `ip:${req.ip}`)).runId;
       } catch (e) {
         release();
         throw e;
