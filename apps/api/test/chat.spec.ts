@@ -481,28 +481,29 @@ describe('limits and failures', () => {
   });
 
   test('concurrent streams per user are capped (429)', async () => {
-    await bind(a, 'cap', packId);
+    // one running turn per project: each stream on a project of its own
+    for (const slug of ['cap0', 'cap1', 'cap2']) await bind(a, slug, packId);
     fake.enqueue({ tokens: 100, tokenIntervalMs: 10 }, { tokens: 100, tokenIntervalMs: 10 });
     const open: Array<Promise<unknown>> = [];
     let started = 0;
     for (let i = 0; i < 2; i++) {
-      open.push(readStream(`${t.url}/agent/stream?message=x&project_slug=cap`, { headers: { cookie: a.cookie! }, onEvent: (e) => void (e.event === 'status' && started++) }));
+      open.push(readStream(`${t.url}/agent/stream?message=x&project_slug=cap${i}`, { headers: { cookie: a.cookie! }, onEvent: (e) => void (e.event === 'status' && started++) }));
     }
     while (started < 2) await new Promise((r) => setTimeout(r, 20));
-    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=cap`, { headers: { cookie: a.cookie! } });
+    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=cap2`, { headers: { cookie: a.cookie! } });
     assert.equal(third.status, 429);
     await Promise.all(open);
   });
 
   test('a client that disconnects releases its stream slot; the run goes on to the end', async () => {
-    await bind(a, 'drop', packId);
+    for (const slug of ['drop0', 'drop1', 'drop2']) await bind(a, slug, packId);
     fake.enqueue({ tokens: 30, tokenIntervalMs: 10 }, { tokens: 30, tokenIntervalMs: 10 });
     const runIds: string[] = [];
     for (let i = 0; i < 2; i++) {
-      await readStream(`${t.url}/agent/stream?message=x&project_slug=drop`, { headers: { cookie: a.cookie! }, onEvent: (e) => (e.event === 'status' ? (runIds.push(e.data.run_id), true) : false) });
+      await readStream(`${t.url}/agent/stream?message=x&project_slug=drop${i}`, { headers: { cookie: a.cookie! }, onEvent: (e) => (e.event === 'status' ? (runIds.push(e.data.run_id), true) : false) });
     }
     fake.enqueue({ text: 'third' });
-    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=drop`, { headers: { cookie: a.cookie! } });
+    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=drop2`, { headers: { cookie: a.cookie! } });
     assert.equal(third.status, 200, 'slots were released on disconnect');
     for (const id of runIds) {
       const replay = await readStream(`${t.url}/agent/stream?last_event_id=${id}:0`, { headers: { cookie: a.cookie! } });

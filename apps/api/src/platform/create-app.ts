@@ -21,7 +21,7 @@ import { openDatabase, type DatabaseTarget } from './database/data-source-option
 import { logProblem, ProblemFilter, toProblem } from './errors/problem.filter';
 import { sendProblem } from './errors/problem';
 import { createValidationPipe } from './errors/validation';
-import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, originCheck } from './http/body';
+import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, noNulInQuery, originCheck } from './http/body';
 import { studioPages } from './http/studio-pages';
 import { buildOpenApi, mountOpenApi } from './openapi';
 
@@ -98,6 +98,7 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
     }),
   );
   app.use(originCheck(config.allowedOrigins));
+  app.use(noNulInQuery);
   app.use(jsonOnly);
   app.use('/studio/api/workflows/import', jsonBody(IMPORT_LIMIT));
   app.use(jsonBody(JSON_LIMIT));

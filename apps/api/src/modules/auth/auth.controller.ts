@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { promisify } from 'node:util';
+import { DbIdPipe } from '../../platform/database/db-id';
 import { CurrentUser, Public } from './auth.decorators';
 import { LocalLoginGuard, LoginBodyGuard, RateLimitGuard } from './auth.guards';
 import { AuthService } from './auth.service';
@@ -74,7 +75,7 @@ export class AuthController {
   @Delete('tokens/:id')
   @HttpCode(204)
   @ApiNoContentResponse()
-  revokeToken(@CurrentUser() user: AuthUser, @Param('id', ParseIntPipe) id: number) {
+  revokeToken(@CurrentUser() user: AuthUser, @Param('id', ParseIntPipe, new DbIdPipe('Token')) id: number) {
     return this.auth.revokeToken(user, id);
   }
 }

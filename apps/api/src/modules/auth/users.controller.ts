@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { DbIdPipe } from '../../platform/database/db-id';
 import { AdminOnly, CurrentUser } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { CreateUserDto, UserRecordView, UserView } from './dto/credentials.dto';
@@ -26,7 +27,7 @@ export class UsersController {
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse()
-  remove(@CurrentUser() actor: AuthUser, @Param('id', ParseIntPipe) id: number) {
+  remove(@CurrentUser() actor: AuthUser, @Param('id', ParseIntPipe, new DbIdPipe('User')) id: number) {
     return this.auth.deleteUser(actor, id);
   }
 }

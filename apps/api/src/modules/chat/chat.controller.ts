@@ -6,7 +6,9 @@ import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { DATABASE_RETRY_AFTER_S } from '../../platform/database/db-unavailable';
+import { UUID_SOURCE } from '../../platform/database/db-id';
 import { DomainError } from '../../platform/errors/domain-error';
+import { isCrossSiteGet } from '../../platform/http/body';
 import { CurrentUser, OptionalUser, Public } from '../auth/auth.decorators';
 import { RateLimitGuard } from '../auth/auth.guards';
 import type { AuthUser } from '../auth/user.entity';
@@ -19,7 +21,7 @@ import { RunHub } from './run-hub';
 import { Heartbeats } from './heartbeats';
 import { StreamSlots } from './stream-slots';
 
-const LAST_EVENT_ID = /^([0-9a-f-]{36}):(\d{1,9})$/i;
+const LAST_EVENT_ID = new RegExp(`^(${UUID_SOURCE}):(\\d{1,9})$`, 'i');
 
 function failIfError(turn: StartedTurn, r: TurnResult) {
   if (!r.error) return;
@@ -75,8 +77,8 @@ export class ChatController {
   @UseGuards(RateLimitGuard)
   @SkipThrottle({ client: true, user: true })
   @ApiOkResponse({ type: DemoResponseView })
-  async demo(@Body() dto: DemoDto) {
-    const turn = await this.chat.startDemoTurn(dto, 'demo');
+  async demo(@Body() dto: DemoDto, @OptionalUser() user: AuthUser | null, @Req() req: Request) {
+    const turn = await this.chat.startDemoTurn(dto, 'demo', user ? `u:${user.id}` : `ip:${req.ip}`);
     const r = await turn.result;
     failIfError(turn, r);
     return { reply: r.reply, domain: turn.pack.domain, stage: r.stage, agent: r.agent, tool_calls: r.tool_calls, provider: this.runtime.describeDefault().provider };
@@ -107,6 +109,7 @@ export class ChatController {
       afterSeq = Number(m[2]);
     } else if (q.project_slug) {
       if (!user) throw new DomainError('unauthorized', 'Log in to chat with a project (or omit project_slug for the demo).');
+      if (isCrossSiteGet(req, this.config.allowedOrigins)) throw new DomainError('origin.cross_site', 'A turn on a project cannot be started from another site.');
       const release = this.slots.acquire(`u:${user.id}`);
       try {
         runId = (await this.chat.startProjectTurn(user, q, 'stream')).runId;
@@ -118,7 +121,7 @@ export class ChatController {
     } else {
       const release = this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`);
       try {
-        runId = (await this.chat.startDemoTurn(q, 'stream')).runId;
+        runId = (await this.chat.startDemoTurn(q, 'stream', user ? `u:${user.id}` : `ip:${req.ip}`)).runId;
       } catch (e) {
         release();
         throw e;

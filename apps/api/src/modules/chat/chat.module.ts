@@ -10,6 +10,7 @@ import { ChatService } from './chat.service';
 import { Heartbeats } from './heartbeats';
 import { Message } from './message.entity';
 import { RunEvent } from './run-event.entity';
+import { RunAdmission } from './run-admission';
 import { RunHub } from './run-hub';
 import { Run } from './run.entity';
 import { StreamSlots } from './stream-slots';
@@ -17,6 +18,6 @@ import { StreamSlots } from './stream-slots';
 @Module({
   imports: [TypeOrmModule.forFeature([Run, RunEvent, Message]), RuntimeModule, ProjectsModule, WorkflowsModule, AgentsModule],
   controllers: [ChatController],
-  providers: [ChatService, RunHub, StreamSlots, Heartbeats],
+  providers: [ChatService, RunHub, StreamSlots, Heartbeats, RunAdmission],
 })
 export class ChatModule {}

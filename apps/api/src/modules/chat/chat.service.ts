@@ -8,6 +8,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { isUuid } from '../../platform/database/db-id';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
 import { AgentsService } from '../agents/agents.service';
 import type { AuthUser } from '../auth/user.entity';
@@ -22,6 +23,7 @@ import { WorkflowsService } from '../workflows/workflows.service';
 import { Message, type MessageState } from './message.entity';
 import { RunEvent } from './run-event.entity';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
+import { RunAdmission } from './run-admission';
 import { RunHub, type HubEvent } from './run-hub';
 import { Run } from './run.entity';
 import { sampleWorkspace } from './sample-workspace';
@@ -64,6 +66,7 @@ export class ChatService implements OnApplicationBootstrap {
     private readonly workspace: WorkspaceService,
     private readonly workflows: WorkflowsService,
     private readonly agents: AgentsService,
+    private readonly admission: RunAdmission,
   ) {}
 
   /** A turn on a user's project (chat and stream). */
@@ -81,21 +84,34 @@ export class ChatService implements OnApplicationBootstrap {
       provider: (m) => this.runtime.providerFor(m),
     };
     const message = storableText(input.message ?? '');
-    // One statement: the run row, the user's history entry (when there is a message) and the recent
-    // history for the model's context — read from the statement's snapshot, so without this message.
-    const recent: Array<{ role: 'user' | 'assistant'; content: string }> = await this.ds.query(
+    // Admitted (one turn per project, a cap per user: run-admission.ts), then one statement: the run row,
+    // the user's history entry (when there is a message) and the recent history for the model's context —
+    // read from the statement's snapshot, so without this message.
+    const recent: Array<{ role: 'user' | 'assistant'; content: string }> = await this.admission.admit(user.id, project, (m) => m.query(
       `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage) VALUES ($1, $2, $3, $4, $5, 'running', $6) RETURNING id),
             um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '')
        SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
       [runId, user.id, project.id, pack.id, mode, project.stage, message.trim() ? message : ''],
-    );
+    ));
     const history: ChatMessage[] = recent.reverse().map((m) => ({ role: m.role, content: m.content }));
     const result = this.execute(runId, user.id, project, pack, ports, history, input, message);
     return { runId, project, pack, result };
   }
 
   /** A demo turn: the stored system pack, the server's default model, a read-only sample workspace. */
-  async startDemoTurn(input: TurnInput, mode: 'demo' | 'stream'): Promise<StartedTurn> {
+  async startDemoTurn(input: TurnInput, mode: 'demo' | 'stream', client: string): Promise<StartedTurn> {
+    const release = this.admission.acquireDemo(client);
+    try {
+      const turn = await this.demoTurn(input, mode);
+      turn.result.finally(release).catch(() => undefined);
+      return turn;
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  private async demoTurn(input: TurnInput, mode: 'demo' | 'stream'): Promise<StartedTurn> {
     const system = (await this.workflows.listVisible(null)).find((w) => w.slug === DEMO_PACK && w.is_system);
     if (!system) throw new DomainError('unavailable', 'The demo pack is not available.');
     if (input.domain && input.domain !== system.domain) throw invalid([{ field: 'domain', message: `the demo runs the ${system.domain} pack` }]);
@@ -234,7 +250,7 @@ export class ChatService implements OnApplicationBootstrap {
 
   /** A run visible to the caller: their own, or (owner null) a demo run. 404 otherwise. */
   async findRunFor(user: AuthUser | null, runId: string): Promise<Run> {
-    const run = /^[0-9a-f-]{36}$/i.test(runId) ? await this.ds.getRepository(Run).findOneBy({ id: runId }) : null;
+    const run = isUuid(runId) ? await this.ds.getRepository(Run).findOneBy({ id: runId }) : null;
     if (!run || (run.owner_id !== null && run.owner_id !== user?.id)) throw new DomainError('not_found', `Run ${runId} not found`);
     return run;
   }

@@ -28,6 +28,8 @@ export interface AppConfig {
   loginWindowMs: number;
   demoLimitPerMinute: number;
   maxStreamsPerUser: number;
+  maxRunsPerUser: number;
+  maxDemoRunsPerClient: number;
   turnTimeoutMs: number;
   heartbeatMs: number;
   /** how long the end of a turn retries its write before the stream ends with `outcome_not_stored` */
@@ -95,6 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginWindowMs: int(env.LOGIN_WINDOW_MS, 60_000),
     demoLimitPerMinute: int(env.DEMO_LIMIT_PER_MINUTE, 20),
     maxStreamsPerUser: int(env.MAX_STREAMS_PER_USER, 4),
+    maxRunsPerUser: int(env.MAX_RUNS_PER_USER, 4),
+    maxDemoRunsPerClient: int(env.MAX_DEMO_RUNS_PER_CLIENT, 2),
     turnTimeoutMs: int(env.TURN_TIMEOUT_MS, 600_000),
     heartbeatMs: int(env.SSE_HEARTBEAT_MS, 15_000),
     runRecordWaitMs: int(env.RUN_RECORD_WAIT_MS, 10_000),

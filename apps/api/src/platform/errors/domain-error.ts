@@ -23,10 +23,12 @@ const STATUS_BY_CODE: Record<string, number> = {
   'graph.stale_version': 409,
   'workflow.last_stage': 409,
   'run.not_running': 409,
+  turn_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   'stream.too_many': 429,
+  'runs.too_many': 429,
   unavailable: 503,
   database_unavailable: 503,
   // a turn that failed, answered by the synchronous chat API (the stream reports these as `error` events)
@@ -57,6 +59,8 @@ export class DomainError extends Error {
     readonly detail: string,
     readonly errors?: FieldProblem[],
     readonly headers?: Record<string, string>,
+    /** extra members of the problem body (e.g. `run_id`) */
+    readonly extra?: Record<string, string | number>,
   ) {
     super(detail);
   }

@@ -21,7 +21,7 @@ const CODE_BY_STATUS: Record<number, string> = {
 
 export function toProblem(err: unknown): { body: Problem; headers?: Record<string, string> } {
   if (err instanceof DomainError) {
-    return { body: problem(err.status, err.detail, err.code, err.errors), headers: err.headers };
+    return { body: { ...problem(err.status, err.detail, err.code, err.errors), ...err.extra }, headers: err.headers };
   }
   if (err instanceof HttpException) {
     const status = err.getStatus();

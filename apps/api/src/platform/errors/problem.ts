@@ -11,6 +11,7 @@ export interface Problem {
   code?: string;
   errors?: FieldProblem[];
   request_id?: string;
+  [extra: string]: unknown;
 }
 
 export function problem(status: number, detail: string, code?: string, errors?: FieldProblem[]): Problem {

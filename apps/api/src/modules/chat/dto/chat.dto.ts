@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_DB_ID } from '../../../platform/database/db-id';
 
 export const MAX_MESSAGE = 32 * 1024;
 const SLUG = /^[a-z0-9-]{1,64}$/;
@@ -39,7 +40,7 @@ export class DemoDto {
 }
 
 export class HistoryQueryDto {
-  @ApiPropertyOptional({ description: 'a message id: return messages before it' }) @IsOptional() @Transform(int) @IsInt() @Min(1) before?: number;
+  @ApiPropertyOptional({ description: 'a message id: return messages before it' }) @IsOptional() @Transform(int) @IsInt() @Min(1) @Max(MAX_DB_ID) before?: number;
   @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 }) @IsOptional() @Transform(int) @IsInt() @Min(1) limit?: number;
 }
 

@@ -4,5 +4,13 @@ import { Studio1732300000001 } from './1732300000001-studio';
 import { Projects1732300000002 } from './1732300000002-projects';
 import { Runs1732300000003 } from './1732300000003-runs';
 import { MessageState1732300000010 } from './1732300000010-message-state';
+import { OneTurnPerProject1732300000020 } from './1732300000020-one-turn-per-project';
 
-export const MIGRATIONS = [Auth1732300000000, Studio1732300000001, Projects1732300000002, Runs1732300000003, MessageState1732300000010];
+export const MIGRATIONS = [
+  Auth1732300000000,
+  Studio1732300000001,
+  Projects1732300000002,
+  Runs1732300000003,
+  MessageState1732300000010,
+  OneTurnPerProject1732300000020,
+];

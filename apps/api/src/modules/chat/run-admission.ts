@@ -1,0 +1,72 @@
+/**
+ * Admission of turns (docs/API.md "Turns", docs/OPERATIONS.md "Limits"): one running turn per project
+ * (`409 turn_in_progress` naming it) and at most MAX_RUNS_PER_USER running turns per user (`429`), decided
+ * in the database so that concurrent requests cannot both get in; demo runs are capped per client.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { DomainError } from '../../platform/errors/domain-error';
+import type { Project } from '../projects/project.entity';
+
+const RETRY_AFTER_S = '5';
+
+export const turnInProgress = (slug: string, runId: string) =>
+  new DomainError('turn_in_progress', `A turn is still running on project ${slug} (run ${runId}): wait for it to end or cancel it.`, undefined, undefined, { run_id: runId });
+
+@Injectable()
+export class RunAdmission {
+  /** demo runs in flight per client key (this process: demo runs belong to no user row to lock) */
+  private readonly demo = new Map<string, number>();
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * In one transaction holding the user's row lock (so a user's admissions are serialised): refuses a
+   * project with a running turn or a user at the cap, refreshes the project's stage and gate (a turn that
+   * ended just before may have moved them), then runs `insert`, which must insert the `running` run row.
+   * The partial unique index on runs(project_id) backs the per-project rule for any other writer.
+   */
+  async admit<T>(userId: number, project: Project, insert: (m: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.ds.transaction(async (m) => {
+        await m.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+        const running: Array<{ id: string; project_id: number | null }> = await m.query(`SELECT id, project_id FROM runs WHERE owner_id = $1 AND state = 'running'`, [userId]);
+        const same = running.find((r) => r.project_id === project.id);
+        if (same) throw turnInProgress(project.slug, same.id);
+        if (running.length >= this.config.maxRunsPerUser) {
+          throw new DomainError('runs.too_many', `At most ${this.config.maxRunsPerUser} turns may run at once per user; wait for one to end.`, undefined, { 'Retry-After': RETRY_AFTER_S });
+        }
+        const [fresh]: Array<Pick<Project, 'stage' | 'awaiting_gate'>> = await m.query('SELECT stage, awaiting_gate FROM projects WHERE id = $1', [project.id]);
+        if (fresh) Object.assign(project, fresh);
+        return insert(m);
+      });
+    } catch (e) {
+      if (!(e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505')) throw e;
+      const [other]: Array<{ id: string }> = await this.ds.query(`SELECT id FROM runs WHERE project_id = $1 AND state = 'running'`, [project.id]);
+      if (!other) throw e;
+      throw turnInProgress(project.slug, other.id);
+    }
+  }
+
+  /** Takes one of a client's demo-run slots (429 beyond MAX_DEMO_RUNS_PER_CLIENT); returns the idempotent release. */
+  acquireDemo(client: string): () => void {
+    const n = this.demo.get(client) ?? 0;
+    if (n >= this.config.maxDemoRunsPerClient) {
+      throw new DomainError('runs.too_many', `At most ${this.config.maxDemoRunsPerClient} demo turns may run at once per client; wait for one to end.`, undefined, { 'Retry-After': RETRY_AFTER_S });
+    }
+    this.demo.set(client, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.demo.get(client) ?? 1) - 1;
+      if (left <= 0) this.demo.delete(client);
+      else this.demo.set(client, left);
+    };
+  }
+}
