@@ -1112,6 +1112,8 @@ export interface components {
             pack_id: number | null;
             stages: string[];
             awaiting_gate: (components["schemas"]["AwaitingGateView"] | null) & components["schemas"]["AwaitingGateView"];
+            /** @description the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0) */
+            running_run_id: string | null;
         };
         BindWorkflowDto: {
             /**

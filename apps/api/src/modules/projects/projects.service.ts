@@ -27,6 +27,8 @@ export interface WorkflowState {
   pack_id: number | null;
   stages: string[];
   awaiting_gate: AwaitingGate | null;
+  /** The project's turn in flight, if any: a client re-attaches to it with `last_event_id` (docs/API.md). */
+  running_run_id: string | null;
 }
 
 export interface ProjectRecord {
@@ -189,6 +191,9 @@ export class ProjectsService {
       const pack = await this.ds.getRepository(Workflow).findOne({ where: { id: project.pack_id }, select: { id: true, stages: true } });
       stages = pack?.stages ?? [];
     }
+    const running = await this.ds
+      .getRepository(Run)
+      .findOne({ where: { project_id: project.id, state: 'running' }, select: { id: true }, order: { created_at: 'DESC' } });
     return {
       project_slug: project.slug,
       domain: project.domain,
@@ -196,6 +201,7 @@ export class ProjectsService {
       pack_id: project.pack_id,
       stages,
       awaiting_gate: project.awaiting_gate ?? null,
+      running_run_id: running?.id ?? null,
     };
   }
 

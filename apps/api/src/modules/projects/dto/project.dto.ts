@@ -68,6 +68,8 @@ export class WorkflowStateView {
   @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;
   @ApiProperty({ type: [String] }) stages: string[];
   @ApiProperty({ type: AwaitingGateView, nullable: true }) awaiting_gate: AwaitingGateView | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0)' })
+  running_run_id: string | null;
 }
 
 export class PackListItemView {

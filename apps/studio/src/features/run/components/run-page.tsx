@@ -106,6 +106,13 @@ export function RunPage() {
     }
   };
 
+  // A turn of this project is in flight (e.g. the page was reloaded mid-turn): follow it live.
+  const runningRunId = state.data?.running_run_id ?? null;
+  const { attach, streaming } = chat;
+  useEffect(() => {
+    if (runningRunId && !streaming) attach(runningRunId);
+  }, [runningRunId, streaming, attach]);
+
   const advance = () => {
     if (!state.data) return;
     chat.send({ message: '', advance: true, pack_id: state.data.pack_id ?? undefined });
@@ -248,6 +255,11 @@ export function RunPage() {
               }
             >
               The {gate.stage} stage is done and waits for your approval (gate <code>{gate.node_key}</code>).
+            </Alert>
+          )}
+          {chat.notice && (
+            <Alert kind="info" testId="turn-in-progress">
+              {chat.notice}
             </Alert>
           )}
           <div className="run-body">
