@@ -13,7 +13,7 @@ import { OwnedRecords, visibleSql } from '../../platform/ownership/owned-records
 import type { AuthUser } from '../auth/user.entity';
 import { Run } from '../chat/run.entity';
 import { Workflow } from '../workflows/workflow.entity';
-import type { BindWorkflowDto, CreateProjectDto } from './dto/project.dto';
+import type { BindWorkflowDto, CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
 import { Project, type AwaitingGate } from './project.entity';
 import { WorkspaceService, type FileContent, type FileEntry, type RevisionEntry } from './workspace.service';
 import { isDbId } from '../../platform/database/db-id';
@@ -154,6 +154,14 @@ export class ProjectsService {
    * Deletes the project with its files, revisions, runs and history (FK cascades), in one transaction.
    * A project with a turn still running is 409: cancel the run first.
    */
+  /** Renames a project; its slug (used in URLs, history and runs) does not change. */
+  async rename(user: AuthUser, slug: string, dto: UpdateProjectDto): Promise<ProjectRecord> {
+    const p = await this.findOwned(user, slug);
+    const name = dto.name.trim();
+    await this.repo.update({ id: p.id }, { name });
+    return toRecord(await this.findOwned(user, slug));
+  }
+
   async remove(user: AuthUser, slug: string): Promise<void> {
     const p = await this.findOwned(user, slug);
     await this.ds.transaction(async (m) => {

@@ -1,12 +1,14 @@
 // The project's workspace: a folder tree, a viewer for the selected file, and its revisions.
 import { useMemo, useState } from 'react';
 import type { WorkspaceFile } from '../../../shared/api-types';
+import { ConfirmDialog } from '../../../shared/components/confirm-dialog';
 import { EmptyState, ErrorState, Spinner } from '../../../shared/components/states';
+import { useToast } from '../../../shared/components/toast';
 import { Icon } from '../../../shared/components/icon';
 import { formatBytes, formatDate } from '../../../shared/format';
 import { errorMessage, isApiError } from '../../../shared/http';
 import { buildFileTree, type FolderNode } from '../file-tree';
-import { useFile, useFiles, useRevisions } from '../hooks/use-run-data';
+import { useDeleteFile, useFile, useFiles, useRevisions } from '../hooks/use-run-data';
 
 function Tree({
   node,
@@ -63,6 +65,9 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
   const revisions = useRevisions(projectSlug, selected, showRevisions);
   const tree = useMemo(() => buildFileTree(files.data ?? []), [files.data]);
   const selectedMeta = files.data?.find((f) => f.path === selected);
+  const toast = useToast();
+  const del = useDeleteFile(projectSlug);
+  const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
 
   return (
     <aside className="files-panel" aria-label="Workspace files" data-testid="files-panel">
@@ -95,6 +100,17 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
               {file.data ? `rev ${file.data.revision}` : ''}
               {selectedMeta ? ` · ${formatBytes(selectedMeta.size)} · ${formatDate(selectedMeta.updated_at)}` : ''}
             </span>
+            <button
+              type="button"
+              className="btn btn-small btn-danger-ghost"
+              onClick={() => {
+                del.reset();
+                setConfirmDelete(selected);
+              }}
+              data-testid="file-delete"
+            >
+              Delete
+            </button>
             <button type="button" className="btn-icon" aria-label="Close file" onClick={() => setSelected(null)}>
               ×
             </button>
@@ -135,6 +151,26 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
           </details>
         </div>
       )}
+      <ConfirmDialog
+        open={confirmDelete !== null}
+        title={`Delete ${confirmDelete ?? ''}?`}
+        pending={del.isPending}
+        error={del.error}
+        onCancel={() => setConfirmDelete(null)}
+        onConfirm={() => {
+          const path = confirmDelete;
+          if (!path) return;
+          del.mutate(path, {
+            onSuccess: () => {
+              setConfirmDelete(null);
+              setSelected(null);
+              toast.show(`Deleted ${path}`);
+            },
+          });
+        }}
+      >
+        <p>Its revisions are kept (the deletion is recorded as a revision); agents no longer see the file.</p>
+      </ConfirmDialog>
     </aside>
   );
 }

@@ -13,6 +13,7 @@ import { useBindWorkflow, useCreateProject, usePacks, useProjects, useWorkflowSt
 import { useTurnStream } from '../hooks/use-turn-stream';
 import { ChatPanel } from './chat-panel';
 import { FilesPanel } from './files-panel';
+import { ProjectActions } from './project-actions';
 import { ProjectPicker } from './project-picker';
 import { StageStrip } from './stage-strip';
 
@@ -144,6 +145,7 @@ export function RunPage() {
   const mismatch = !!state.data && state.data.pack_id !== pack.pack_id;
   const gate = state.data?.awaiting_gate ?? null;
   const busy = chat.streaming || bind.isPending;
+  const currentProject = slug ? projects.data?.find((p) => p.slug === slug) : undefined;
 
   return (
     <div className="page run-page" data-testid="run-page">
@@ -168,6 +170,21 @@ export function RunPage() {
             creating={createProject.isPending || bind.isPending}
             createError={createProject.error}
           />
+          {slug && currentProject && (
+            <ProjectActions
+              key={currentProject.slug}
+              project={currentProject}
+              busy={busy}
+              onDeleted={() => {
+                try {
+                  localStorage.removeItem(`studio.run.project.${packId}`);
+                } catch {
+                  // storage unavailable
+                }
+                selectProject(null);
+              }}
+            />
+          )}
           <label className="inline-field">
             <span>Pack</span>
             <select

@@ -76,3 +76,32 @@ export function useRevisions(slug: string | null, path: string | null, enabled: 
     retry: false,
   });
 }
+
+export function useRenameProject() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ slug, name }: { slug: string; name: string }) => runApi.renameProject(slug, name),
+    onSuccess: () => qc.invalidateQueries({ queryKey: runKeys.projects() }),
+  });
+}
+
+export function useDeleteProject() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (slug: string) => runApi.deleteProject(slug),
+    onSuccess: (_r, slug) => {
+      qc.removeQueries({ queryKey: runKeys.state(slug) });
+      qc.removeQueries({ queryKey: runKeys.history(slug) });
+      qc.removeQueries({ queryKey: runKeys.files(slug) });
+      return qc.invalidateQueries({ queryKey: runKeys.projects() });
+    },
+  });
+}
+
+export function useDeleteFile(slug: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (path: string) => runApi.deleteFile(slug, path),
+    onSuccess: () => qc.invalidateQueries({ queryKey: runKeys.files(slug) }),
+  });
+}
