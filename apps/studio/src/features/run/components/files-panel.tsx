@@ -2,12 +2,14 @@
 import { useMemo, useState } from 'react';
 import type { WorkspaceFile } from '../../../shared/api-types';
 import { ConfirmDialog } from '../../../shared/components/confirm-dialog';
+import { isMarkdownPath, Markdown } from '../../../shared/components/markdown';
 import { EmptyState, ErrorState, Spinner } from '../../../shared/components/states';
 import { useToast } from '../../../shared/components/toast';
 import { Icon } from '../../../shared/components/icon';
 import { formatBytes, formatDate } from '../../../shared/format';
 import { errorMessage, isApiError } from '../../../shared/http';
 import { buildFileTree, type FolderNode } from '../file-tree';
+import { FileDialog } from './file-dialog';
 import { useDeleteFile, useFile, useFiles, useRevisions } from '../hooks/use-run-data';
 
 function Tree({
@@ -68,6 +70,7 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
   const toast = useToast();
   const del = useDeleteFile(projectSlug);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  const [large, setLarge] = useState<string | null>(null);
 
   return (
     <aside className="files-panel" aria-label="Workspace files" data-testid="files-panel">
@@ -100,6 +103,9 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
               {file.data ? `rev ${file.data.revision}` : ''}
               {selectedMeta ? ` · ${formatBytes(selectedMeta.size)} · ${formatDate(selectedMeta.updated_at)}` : ''}
             </span>
+            <button type="button" className="btn btn-small" onClick={() => setLarge(selected)} data-testid="file-open-large" title="Open in a large view with revisions, diff and download">
+              Open
+            </button>
             <button
               type="button"
               className="btn btn-small btn-danger-ghost"
@@ -123,6 +129,8 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
             <p className="field-error" role="alert">
               {isApiError(file.error) && file.error.status === 404 ? 'This file no longer exists.' : errorMessage(file.error)}
             </p>
+          ) : isMarkdownPath(selected) ? (
+            <Markdown text={file.data.content} className="file-content file-markdown" testId="file-content" />
           ) : (
             <pre className="file-content" data-testid="file-content" tabIndex={0}>
               {file.data.content}
@@ -151,6 +159,15 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
           </details>
         </div>
       )}
+      <FileDialog
+        slug={projectSlug}
+        path={large}
+        onClose={() => setLarge(null)}
+        onDelete={(p) => {
+          del.reset();
+          setConfirmDelete(p);
+        }}
+      />
       <ConfirmDialog
         open={confirmDelete !== null}
         title={`Delete ${confirmDelete ?? ''}?`}
@@ -164,6 +181,7 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
             onSuccess: () => {
               setConfirmDelete(null);
               setSelected(null);
+              setLarge(null);
               toast.show(`Deleted ${path}`);
             },
           });

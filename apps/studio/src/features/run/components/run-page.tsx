@@ -1,10 +1,11 @@
 // /studio/workflows/:id/run — the workspace bound to a pack: project picker, pack dropdown, stage strip
 // with Advance, gate approval, the streamed chat and the project's files (SPEC §5, §6, §8).
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { AgentPack } from '../../../shared/api-types';
 import { Alert } from '../../../shared/components/alert';
 import { Badge } from '../../../shared/components/badge';
+import { ConfirmDialog } from '../../../shared/components/confirm-dialog';
 import { EmptyState, ErrorState, Loading } from '../../../shared/components/states';
 import { useToast } from '../../../shared/components/toast';
 import { errorMessage, isApiError } from '../../../shared/http';
@@ -96,6 +97,16 @@ export function RunPage() {
       }
     }
     void navigate(`/studio/workflows/${nextId}/run${slug ? `?project=${encodeURIComponent(slug)}` : ''}`);
+  };
+
+  // Moving backwards (to an earlier stage) asks first: the later stages' work stays, but the agents
+  // start again from the earlier stage (issue 13 item 8).
+  const [backTo, setBackTo] = useState<string | null>(null);
+  const pickStage = (stage: string) => {
+    const stages = state.data?.stages ?? [];
+    const cur = state.data?.stage ? stages.indexOf(state.data.stage) : -1;
+    if (cur >= 0 && stages.indexOf(stage) < cur) setBackTo(stage);
+    else void onStage(stage);
   };
 
   const onStage = async (stage: string) => {
@@ -248,7 +259,7 @@ export function RunPage() {
             </Alert>
           )}
           <div className="stage-bar">
-            <StageStrip stages={stages} current={current} disabled={busy} onSelect={(s) => void onStage(s)} gateAfter={gate?.stage ?? null} />
+            <StageStrip stages={stages} current={current} disabled={busy} onSelect={pickStage} gateAfter={gate?.stage ?? null} />
             <button
               type="button"
               className="btn"
@@ -274,6 +285,23 @@ export function RunPage() {
               The {gate.stage} stage is done and waits for your approval (gate <code>{gate.node_key}</code>).
             </Alert>
           )}
+          <ConfirmDialog
+            open={backTo !== null}
+            title={`Move the project back to ${backTo ?? ''}?`}
+            confirmLabel={`Move back to ${backTo ?? ''}`}
+            danger={false}
+            pending={bind.isPending}
+            onCancel={() => setBackTo(null)}
+            onConfirm={() => {
+              const target = backTo;
+              setBackTo(null);
+              if (target) void onStage(target);
+            }}
+          >
+            <p>
+              The project is at <strong>{current}</strong>. Its files and history stay; the next message goes to the {backTo} stage's agent, and a pending gate is cleared.
+            </p>
+          </ConfirmDialog>
           {chat.notice && (
             <Alert kind="info" testId="turn-in-progress">
               {chat.notice}

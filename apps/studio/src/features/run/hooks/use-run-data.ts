@@ -105,3 +105,14 @@ export function useDeleteFile(slug: string) {
     onSuccess: () => qc.invalidateQueries({ queryKey: runKeys.files(slug) }),
   });
 }
+
+/** A file as it was at `revision` (revisions never change, so this is cached for good). */
+export function useFileAt(slug: string | null, path: string | null, revision: number | null) {
+  return useQuery({
+    queryKey: runKeys.fileAt(slug ?? '', path ?? '', revision ?? 0),
+    queryFn: ({ signal }) => runApi.fileAt(slug!, path!, revision!, signal),
+    enabled: !!slug && !!path && revision !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+}

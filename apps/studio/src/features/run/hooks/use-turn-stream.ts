@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { StreamEventData, WorkflowState } from '../../../shared/api-types';
 import { useEventStream, type StreamEvent } from '../../../shared/use-event-stream';
 import { runApi, runKeys, streamUrl, type StreamParams } from '../api/run-api';
-import { failTurn, newTurn, reduceTurn, stopTurn, type Turn } from '../turn-transcript';
+import { failTurn, newTurn, reduceTurn, stopTurn, turnSummary, type Turn } from '../turn-transcript';
 
 export function useTurnStream(projectSlug: string | null) {
   const qc = useQueryClient();
@@ -64,12 +64,9 @@ export function useTurnStream(projectSlug: string | null) {
             qc.invalidateQueries({ queryKey: runKeys.files(slug) }),
             qc.refetchQueries({ queryKey: runKeys.history(slug) }),
           ]).then(() => {
-            // History now holds this turn: drop the live copy, keeping only its errors (history has no errors).
-            setTurn((t) => {
-              if (!t || !t.closed) return t;
-              const errors = t.items.filter((i) => i.kind === 'error');
-              return errors.length ? { ...t, message: '', advance: false, items: errors } : null;
-            });
+            // History now holds this turn's messages: drop them from the live copy, but keep what history
+            // does not show — errors, stage moves (a gate approval) and the token usage — until the next turn.
+            setTurn((t) => (t && t.closed ? turnSummary(t) : t));
           });
           break;
       }

@@ -648,6 +648,7 @@ export function WorkflowEditor({
               maxZoom={2}
               defaultEdgeOptions={{ markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } }}
               aria-label="Workflow graph"
+              colorMode="system"
             >
               <Background gap={20} size={1} />
               <ViewportPortal>
