@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launch, login, withPage } from './support/browser';
+import { startFakeLlm, type FakeLlmProcess } from './support/fake-llm';
 import { startServer, type RunningServer } from './support/server';
 
 const PATH = 'docs/research/interviews/2026/summary-of-shared-expense-findings.md';
@@ -16,14 +17,18 @@ const REV2 = `# Findings\n\nStudents **forget** who paid.\n\n- rent\n- food\n- t
 
 describe('markdown and the file view (browser)', () => {
   let server: RunningServer;
+  let fake: FakeLlmProcess;
   let browser: Browser;
   before(async () => {
-    server = await startServer();
+    // the server's model answers every turn with Markdown
+    fake = await startFakeLlm({ text: '## Plan\n\n- **split** the rent\n- track `food`\n\n<b onmouseover="window.__pwned=4">raw</b>' });
+    server = await startServer({ LLM_PROVIDER: 'custom', LLM_MODEL: 'fake-md', LLM_API_BASE: fake.openaiBase });
     browser = await launch();
   });
   after(async () => {
     await browser?.close();
     await server?.stop();
+    await fake?.stop();
   });
 
   async function project(page: Page, slug: string): Promise<number> {
@@ -38,7 +43,7 @@ describe('markdown and the file view (browser)', () => {
     { width: 1280, height: 800 },
     { width: 1920, height: 1080 },
   ]) {
-    test(`a Markdown file renders safely; the large view has the whole path, a revision diff and download (${viewport.width}px)`, async (t) => {
+    test(`(${viewport.width}px) a Markdown file renders safely; the large view has the whole path, a revision diff and download`, async (t) => {
       await withPage(
         browser,
         t,
@@ -97,8 +102,12 @@ describe('markdown and the file view (browser)', () => {
       await page.getByTestId('chat-input').fill('Students lose track of shared expenses');
       await page.getByTestId('chat-send').click();
       const reply = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
-      await reply.locator('.markdown h1, .markdown h2').first().waitFor();
-      assert.ok(!((await reply.locator('.msg-bubble').first().textContent()) ?? '').includes('# '), 'no raw "#" headings');
+      await reply.locator('.markdown h2', { hasText: 'Plan' }).waitFor();
+      assert.equal(await reply.locator('.markdown li strong', { hasText: 'split' }).count(), 1);
+      assert.equal(await reply.locator('.markdown code', { hasText: 'food' }).count(), 1);
+      const text = (await reply.locator('.msg-bubble').first().textContent()) ?? '';
+      assert.ok(!text.includes('##') && !text.includes('**'), `no raw Markdown: ${text}`);
+      assert.equal(await reply.locator('.markdown b').count(), 0, 'raw HTML is dropped');
       assert.deepEqual(consoleErrors, []);
     });
   });

@@ -24,11 +24,16 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Every answer streams `tokens` words, one per `intervalMs`. */
-export async function startFakeLlm(opts: { tokens: number; intervalMs: number }): Promise<FakeLlmProcess> {
+/** Every answer streams `tokens` words, one per `intervalMs` — or is `text`. */
+export async function startFakeLlm(opts: { tokens: number; intervalMs: number } | { text: string }): Promise<FakeLlmProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'apps/api/dist/test/support/fake-llm-cli.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', FAKE_TOKENS: String(opts.tokens), FAKE_TOKEN_INTERVAL_MS: String(opts.intervalMs) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...('text' in opts ? { FAKE_TEXT: opts.text } : { FAKE_TOKENS: String(opts.tokens), FAKE_TOKEN_INTERVAL_MS: String(opts.intervalMs) }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

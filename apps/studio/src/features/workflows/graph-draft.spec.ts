@@ -23,6 +23,8 @@ import {
   LARGE_GRAPH,
   edgeRoute,
   freeSpot,
+  copySelection,
+  pasteClip,
   stageLanes,
   NODE_H,
   NODE_W,
@@ -454,5 +456,28 @@ describe('stageLanes', () => {
     const discover = lanes[0]!;
     assert.ok(discover.x < 100 && discover.x + discover.width > 300 + NODE_W);
     assert.ok(discover.y < 0 && discover.y + discover.height > 40 + NODE_H);
+  });
+});
+
+describe('copy, paste, duplicate', () => {
+  it('pastes the selected nodes with their inner edges, new keys, beside the originals', () => {
+    const d = sample();
+    const sel = new Set([d.nodes[0]!.uid, d.nodes[1]!.uid]);
+    const clip = copySelection(d, sel)!;
+    assert.equal(clip.edges.length, 1, 'only the edge between the two copied nodes');
+    const { draft, uids } = pasteClip(d, clip);
+    assert.equal(draft.nodes.length, 5);
+    const pasted = draft.nodes.filter((n) => uids.includes(n.uid));
+    assert.deepEqual(pasted.map((n) => n.node_key), ['discover_agent_copy_1', 'gate_1_copy_1']);
+    assert.deepEqual(pasted.map((n) => n.stage_label), ['discover', 'discover']);
+    assert.equal(pasted[0]!.agent_id, 1);
+    assert.ok(draft.edges.some((e) => e.source === uids[0] && e.target === uids[1]));
+    for (const p of pasted) {
+      for (const n of d.nodes) assert.ok(Math.abs(n.position_x - p.position_x) >= NODE_W || Math.abs(n.position_y - p.position_y) >= NODE_H, `${p.node_key} lands on ${n.node_key}`);
+    }
+    // pasting again gives other keys
+    const again = pasteClip(draft, clip);
+    assert.deepEqual(again.draft.nodes.slice(-2).map((n) => n.node_key), ['discover_agent_copy_2', 'gate_1_copy_2']);
+    assert.equal(copySelection(d, new Set()), null);
   });
 });

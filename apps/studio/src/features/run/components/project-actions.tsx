@@ -4,12 +4,13 @@ import type { Project } from '../../../shared/api-types';
 import { ConfirmDialog } from '../../../shared/components/confirm-dialog';
 import { useToast } from '../../../shared/components/toast';
 import { errorMessage } from '../../../shared/http';
-import { useDeleteProject, useRenameProject } from '../hooks/use-run-data';
+import { useDeleteProject, useForgetProject, useRenameProject } from '../hooks/use-run-data';
 
 export function ProjectActions({ project, busy, onDeleted }: { project: Project; busy: boolean; onDeleted: () => void }) {
   const toast = useToast();
   const rename = useRenameProject();
   const remove = useDeleteProject();
+  const forget = useForgetProject();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(project.name ?? project.slug);
   const [confirming, setConfirming] = useState(false);
@@ -89,6 +90,7 @@ export function ProjectActions({ project, busy, onDeleted }: { project: Project;
               setConfirming(false);
               toast.show(`Deleted project “${project.name ?? project.slug}”`);
               onDeleted();
+              setTimeout(() => forget(project.slug), 0);
             },
           })
         }

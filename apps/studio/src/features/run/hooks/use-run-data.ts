@@ -89,12 +89,9 @@ export function useDeleteProject() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (slug: string) => runApi.deleteProject(slug),
-    onSuccess: (_r, slug) => {
-      qc.removeQueries({ queryKey: runKeys.state(slug) });
-      qc.removeQueries({ queryKey: runKeys.history(slug) });
-      qc.removeQueries({ queryKey: runKeys.files(slug) });
-      return qc.invalidateQueries({ queryKey: runKeys.projects() });
-    },
+    // The page leaves the project first (see ProjectActions); its cached data is dropped after that, so
+    // nothing asks the server for a project that no longer exists.
+    onSuccess: () => qc.invalidateQueries({ queryKey: runKeys.projects() }),
   });
 }
 
@@ -102,7 +99,12 @@ export function useDeleteFile(slug: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (path: string) => runApi.deleteFile(slug, path),
-    onSuccess: () => qc.invalidateQueries({ queryKey: runKeys.files(slug) }),
+    onSuccess: (_r, path) => {
+      // the file is gone: drop its content and revisions instead of asking for them again (a 404)
+      qc.removeQueries({ queryKey: runKeys.file(slug, path), exact: true });
+      qc.removeQueries({ queryKey: runKeys.revisions(slug, path) });
+      return qc.invalidateQueries({ queryKey: runKeys.fileList(slug) });
+    },
   });
 }
 
@@ -115,4 +117,14 @@ export function useFileAt(slug: string | null, path: string | null, revision: nu
     staleTime: Infinity,
     retry: false,
   });
+}
+
+/** Forget everything cached about a project (after it was deleted and the page left it). */
+export function useForgetProject() {
+  const qc = useQueryClient();
+  return (slug: string) => {
+    qc.removeQueries({ queryKey: runKeys.state(slug) });
+    qc.removeQueries({ queryKey: runKeys.history(slug) });
+    qc.removeQueries({ queryKey: runKeys.files(slug) });
+  };
 }

@@ -257,6 +257,9 @@ export function PropertyPanel(p: PropertyPanelProps) {
             <li>Delete / Backspace — delete the selection</li>
             <li>Ctrl/⌘+Z — undo, Ctrl/⌘+Shift+Z — redo</li>
             <li>Ctrl/⌘+S — save</li>
+            <li>Ctrl/⌘+A — select all nodes</li>
+            <li>Ctrl/⌘+C, Ctrl/⌘+V — copy and paste nodes (with the edges between them)</li>
+            <li>Ctrl/⌘+D — duplicate the selection</li>
             <li>Shift+drag — select an area</li>
           </ul>
         </details>

@@ -31,8 +31,10 @@ import {
   commit,
   connect,
   createFlowCache,
+  copySelection,
   deleteElements,
   draftFromGraph,
+  pasteClip,
   freeSpot,
   NODE_H,
   NODE_W,
@@ -52,6 +54,7 @@ import {
   undo,
   updateEdge,
   updateNode,
+  type Clip,
   type DraftHistory,
   type FlowEdge,
   type FlowNode,
@@ -140,6 +143,10 @@ export function WorkflowEditor({
 
   const histRef = useRef(hist);
   histRef.current = hist;
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
+  /** Ctrl/⌘+C keeps the copied nodes here (per editor) for Ctrl/⌘+V; Ctrl/⌘+D duplicates at once. */
+  const clipboard = useRef<Clip | null>(null);
   const cache = useRef(createFlowCache());
   const dragKey = useRef<string | null>(null);
   const dragCounter = useRef(0);
@@ -413,7 +420,32 @@ export function WorkflowEditor({
         save();
         return;
       }
-      if (isTextTarget(e.target) || readOnly) return;
+      if (isTextTarget(e.target)) return;
+      if (k === 'a') {
+        // select every node on the canvas, not the page's text
+        e.preventDefault();
+        setSelected(new Set(histRef.current.draft.nodes.map((n) => n.uid)));
+        return;
+      }
+      if (k === 'c') {
+        const clip = copySelection(histRef.current.draft, selectedRef.current);
+        if (clip) {
+          e.preventDefault();
+          clipboard.current = clip;
+          setNotice(null);
+        }
+        return;
+      }
+      if (readOnly) return;
+      if (k === 'v' || k === 'd') {
+        const clip = k === 'd' ? copySelection(histRef.current.draft, selectedRef.current) : clipboard.current;
+        if (!clip) return;
+        e.preventDefault();
+        const r = pasteClip(histRef.current.draft, clip);
+        setHist((h) => commit(h, r.draft));
+        setSelected(new Set(r.uids));
+        return;
+      }
       if (k === 'z' && !e.shiftKey) {
         e.preventDefault();
         doUndo();
