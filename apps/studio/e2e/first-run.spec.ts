@@ -74,6 +74,8 @@ describe('first run and dark mode (browser)', () => {
           assert.ok((await luminance(page, '[data-testid="canvas"]', 'backgroundColor')) < 0.15, 'dark canvas');
           assert.ok((await luminance(page, '[data-testid="flow-node"]', 'backgroundColor')) < 0.15, 'dark nodes');
           assert.ok((await luminance(page, '.flow-node-key', 'color')) > 0.6, 'readable node titles');
+          assert.ok((await luminance(page, '[data-testid="flow-node"][data-node-type="gate"]', 'backgroundColor')) < 0.15, 'dark gate nodes');
+          assert.ok((await luminance(page, '[data-testid="readonly-banner"]', 'color')) > 0.5, 'readable banner');
           mkdirSync(shots, { recursive: true });
           await page.screenshot({ path: join(shots, `editor-dark-${viewport.width}.png`) });
           assert.deepEqual(consoleErrors, []);
