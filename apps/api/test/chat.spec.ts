@@ -190,6 +190,42 @@ describe('chat and stream', () => {
     assert.equal(h.body.messages.at(-2).state, 'done', 'a user message is always done');
   });
 
+  test('the workflow state names the running turn, so a reloaded page can re-attach to it', async () => {
+    await bind(a, 'reattach', packId);
+    assert.equal((await a.get('/agent/workflows/reattach')).body.running_run_id, null);
+    fake.enqueue({ tokens: 400, tokenIntervalMs: 20 });
+    let runId = '';
+    let seen: Promise<unknown> | null = null;
+    await stream('message=slow&project_slug=reattach', a, {
+      onEvent: (e) => {
+        if (e.event === 'status') runId = e.data.run_id;
+        if (e.event === 'content' && !seen) {
+          seen = (async () => {
+            const st = await a.get('/agent/workflows/reattach');
+            assert.equal(st.body.running_run_id, runId);
+            assert.equal((await b.get('/agent/workflows/reattach')).status, 404);
+            // re-attaching from seq 0 replays the turn from its first event
+            let cancelled = false;
+            const again = await stream(`last_event_id=${encodeURIComponent(`${runId}:0`)}`, a, {
+              onEvent: (e2) => {
+                if (e2.event === 'content' && !cancelled) {
+                  cancelled = true;
+                  void a.post(`/agent/runs/${runId}/cancel`);
+                }
+              },
+            });
+            assert.equal(again.events[0].event, 'status');
+            assert.equal(again.events[0].seq, 1);
+            assert.equal(again.events.at(-1)!.event, 'close');
+          })();
+        }
+      },
+    });
+    assert.ok(seen);
+    await seen;
+    assert.equal((await a.get('/agent/workflows/reattach')).body.running_run_id, null);
+  });
+
   test('gate → awaiting_gate → advance → stage', async () => {
     await bind(a, 'gated', packId);
     fake.enqueue({ text: 'discovered' });

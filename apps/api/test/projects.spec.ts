@@ -117,6 +117,19 @@ describe('projects and workspace files', () => {
       assert.ok(bobs.every((p: { owner_id: number }) => p.owner_id === bobId));
     });
 
+    test('rename (PATCH) changes the name, keeps the slug; blank, extra fields and other users are refused', async () => {
+      assert.equal((await a.post(P, { slug: 'to-rename', name: 'Old name' })).status, 201);
+      const r = await a.request('PATCH', `${P}/to-rename`, { name: '  New name ' });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.name, 'New name');
+      assert.equal(r.body.slug, 'to-rename');
+      assert.equal((await a.get(`${P}/to-rename`)).body.name, 'New name');
+      assert.equal((await a.request('PATCH', `${P}/to-rename`, { name: '   ' })).status, 400);
+      assert.deepEqual(fieldOf(await a.request('PATCH', `${P}/to-rename`, { name: 'x', slug: 'other' })), ['slug']);
+      assert.equal((await b.request('PATCH', `${P}/to-rename`, { name: 'Mine now' })).status, 404);
+      assert.equal((await a.get(`${P}/to-rename`)).body.name, 'New name');
+    });
+
     test('delete is 204 and takes files, revisions and history with it', async () => {
       await a.post(P, { slug: 'gone' });
       await a.put(`${P}/gone/files/a.md`, { content: 'one' });
@@ -461,6 +474,7 @@ describe('projects and workspace files', () => {
       assert.equal((await anon.put(`${P}/secret/files/notes.md`, { content: 'x' })).status, 401);
       assert.equal((await anon.delete(`${P}/secret/files/notes.md`)).status, 401);
       assert.equal((await anon.delete(`${P}/secret`)).status, 401);
+      assert.equal((await anon.request('PATCH', `${P}/secret`, { name: 'x' })).status, 401);
     });
   });
 });

@@ -44,8 +44,10 @@ describe('workflow export and import', () => {
   let ds: DataSource;
   let alice: Client;
   let bob: Client;
+  let carol: Client;
   let aliceId: number;
   let bobId: number;
+  let carolId: number;
   let pdlcId: number;
   let packId: number;
   let sealed: string;
@@ -73,6 +75,8 @@ describe('workflow export and import', () => {
     await admin.login(ADMIN.username, ADMIN.password);
     alice = await newUser(t.url, admin, 'alice');
     bob = await newUser(t.url, admin, 'bob');
+    carol = await newUser(t.url, admin, 'carol');
+    carolId = (await carol.get('/auth/me')).body.id;
     aliceId = (await alice.get('/auth/me')).body.id;
     bobId = (await bob.get('/auth/me')).body.id;
 
@@ -203,17 +207,19 @@ describe('workflow export and import', () => {
 
   describe('import', () => {
     test('export → import → export gives an equal document apart from the slug; records belong to the importer', async () => {
+      // imported by another user, so nothing is reused: every record is a new one of the importer
       const doc = await exportDoc(alice, packId);
       const before = await rowCounts();
-      const r = await alice.post(IMPORT, doc);
+      const r = await carol.post(IMPORT, doc);
       expectStatus(r, 201);
-      assert.deepEqual(Object.keys(r.body).sort(), ['created', 'warnings', 'workflow']);
+      assert.deepEqual(Object.keys(r.body).sort(), ['created', 'reused', 'warnings', 'workflow']);
+      assert.deepEqual(r.body.reused, { models: [], skills: [], agents: [] });
       const wf = r.body.workflow;
-      assert.equal(wf.owner_id, aliceId);
+      assert.equal(wf.owner_id, carolId);
       assert.equal(wf.is_system, false);
       assert.equal(wf.version, 1);
       assert.equal(wf.name, 'Writing pack');
-      assert.equal(wf.slug, 'writing-pack-2', 'slug made unique for the importer');
+      assert.equal(wf.slug, 'writing-pack');
       assert.equal(r.body.created.models.length, 2);
       assert.equal(r.body.created.skills.length, 3);
       assert.equal(r.body.created.agents.length, 4);
@@ -227,16 +233,54 @@ describe('workflow export and import', () => {
         models: before.models + 2,
       });
       const newAgents = await ds.getRepository(Agent).findBy(r.body.created.agents.map((id: number) => ({ id })));
-      assert.ok(newAgents.every((a) => a.owner_id === aliceId && !a.is_system));
+      assert.ok(newAgents.every((a) => a.owner_id === carolId && !a.is_system));
       const newAgentIds = new Set(r.body.created.agents);
-      const graph = (await alice.get(`${API}/${wf.id}/graph`)).body;
+      const graph = (await carol.get(`${API}/${wf.id}/graph`)).body;
       assert.ok(graph.nodes.filter((n: Doc) => n.agent_id !== null).every((n: Doc) => newAgentIds.has(n.agent_id)), 'references remapped');
       const keys = await ds.query('SELECT api_key_sealed FROM models WHERE id = ANY($1::int[])', [r.body.created.models]);
       assert.ok(keys.every((k: { api_key_sealed: string | null }) => k.api_key_sealed === null));
 
-      const again = await exportDoc(alice, wf.id);
-      assert.equal(again.pack.slug, 'writing-pack-2');
+      const again = await exportDoc(carol, wf.id);
       assert.deepEqual(withoutSlug(again), withoutSlug(doc));
+    });
+
+    test('importing a document again reuses the identical records instead of copying them (issue 13 item 7)', async () => {
+      const doc = await exportDoc(alice, packId);
+      // the first import copies only what alice does not own (the system agent and skill her pack uses)
+      const first = await alice.post(IMPORT, doc);
+      expectStatus(first, 201);
+      assert.deepEqual(first.body.created.models, []);
+      assert.deepEqual([first.body.created.skills.length, first.body.created.agents.length], [1, 1]);
+      assert.equal((await alice.get(`${API}/${first.body.workflow.id}`)).body.slug, 'writing-pack-2', 'slug made unique for the importer');
+      const before = await rowCounts();
+      const ids: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const r = await alice.post(IMPORT, doc);
+        expectStatus(r, 201);
+        assert.deepEqual(r.body.created, { models: [], skills: [], agents: [] }, 'alice now has every record of the document');
+        assert.equal(r.body.reused.models.length, 2);
+        assert.equal(r.body.reused.skills.length, 3);
+        assert.equal(r.body.reused.agents.length, 4);
+        ids.push(r.body.workflow.id);
+      }
+      const after = await rowCounts();
+      assert.equal(after.workflows, before.workflows + 2);
+      assert.deepEqual([after.models, after.skills, after.agents], [before.models, before.skills, before.agents]);
+      // the imported graphs point at the same agents as the first import's
+      const agentsOf = async (id: number) => (await alice.get(`${API}/${id}/graph`)).body.nodes.map((n: Doc) => n.agent_id).sort();
+      const firstAgents = await agentsOf(first.body.workflow.id);
+      for (const id of ids) assert.deepEqual(await agentsOf(id), firstAgents);
+
+      // a record that differs in any field is created; one identical copy inside a document is created once
+      const changed = structuredClone(doc);
+      changed.models[0].temperature = 0.123;
+      changed.models.push({ ...structuredClone(changed.models[0]), ref: 'twin' });
+      const r = await alice.post(IMPORT, changed);
+      expectStatus(r, 201);
+      assert.equal(r.body.created.models.length, 1, 'the changed model (and its twin) once');
+      assert.equal(r.body.reused.models.length, 1);
+      const agentsUsingIt = changed.agents.filter((a: Doc) => a.model_ref === changed.models[0].ref).length;
+      assert.equal(r.body.created.agents.length, agentsUsingIt, 'agents on the new model are new; the others are reused');
     });
 
     test('another user imports a shared document into their own records', async () => {
@@ -255,7 +299,8 @@ describe('workflow export and import', () => {
       const r = await bob.post(IMPORT, doc);
       expectStatus(r, 201);
       assert.equal(r.body.workflow.slug, 'pdlc-2', 'a derived slug avoids the system pack\'s');
-      const copies = await ds.getRepository(Agent).findBy(r.body.created.agents.map((id: number) => ({ id })));
+      // bob already owns a copy of one of them (alice's shared pack used it): that one is reused
+      const copies = await ds.getRepository(Agent).findBy([...r.body.created.agents, ...r.body.reused.agents].map((id: number) => ({ id })));
       assert.equal(copies.length, 6);
       assert.ok(copies.every((a) => a.owner_id === bobId && !a.is_system));
       assert.deepEqual(withoutSlug(await exportDoc(bob, r.body.workflow.id)), withoutSlug(doc));
@@ -269,7 +314,8 @@ describe('workflow export and import', () => {
       assert.ok(JSON.stringify(doc).length > 1024 * 1024);
       const r = await alice.post(IMPORT, doc);
       expectStatus(r, 201);
-      assert.equal(r.body.created.skills.length, 23, 'unreferenced definitions are created too');
+      assert.equal(r.body.created.skills.length, 20, 'unreferenced definitions are created too (the 3 identical ones are reused)');
+      assert.equal(r.body.reused.skills.length, 3);
     });
 
     test('over 8 MiB is 413', async () => {
@@ -372,6 +418,7 @@ describe('workflow export and import', () => {
       try {
         const doc = clone(base);
         doc.pack.name = 'Explodes on insert';
+        doc.models[0].label = 'Only in this document'; // so new records are written before the failure
         const before = await rowCounts();
         const r = await alice.post(IMPORT, doc);
         expectStatus(r, 500);

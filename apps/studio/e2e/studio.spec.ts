@@ -86,6 +86,8 @@ describe('studio (browser)', () => {
       await login(page, server.url);
       await page.goto(server.url + '/studio/workflows');
       await page.locator('[data-testid="workflows-row"][data-slug="pdlc"]').getByTestId('workflow-clone').click();
+      // the copy is named in a drawer (the default name is "<name> (copy)")
+      await page.getByTestId('clone-save').click();
       await page.locator('[data-testid="workflows-row"]').filter({ hasNotText: 'System' }).first().waitFor();
       const list = await (await page.request.get(server.url + '/studio/api/workflows')).json();
       const clone = list.find((w: { is_system: boolean; slug: string }) => !w.is_system);

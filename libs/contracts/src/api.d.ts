@@ -410,7 +410,8 @@ export interface paths {
         delete: operations["Projects_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Projects: rename */
+        patch: operations["Projects_rename"];
         trace?: never;
     };
     "/studio/api/projects/{slug}/files": {
@@ -937,9 +938,19 @@ export interface components {
             /** @description ids of the new agents, in document order */
             agents: number[];
         };
+        ImportReusedView: {
+            /** @description ids of the importer's identical models used instead of copies */
+            models: number[];
+            /** @description ids of the importer's identical skills used instead of copies */
+            skills: number[];
+            /** @description ids of the importer's identical agents used instead of copies */
+            agents: number[];
+        };
         ImportResultView: {
             workflow: components["schemas"]["WorkflowView"];
             created: components["schemas"]["ImportCreatedView"];
+            /** @description records of the importer identical to the document's (same fields and references): reused, not copied */
+            reused: components["schemas"]["ImportReusedView"];
             /** @description graph problems that did not block the import */
             warnings: Record<string, never>[];
         };
@@ -1054,6 +1065,9 @@ export interface components {
             /** @description a visible pack; binds it at its first stage */
             pack_id?: number | null;
         };
+        UpdateProjectDto: {
+            name: string;
+        };
         FileEntryView: {
             path: string;
             size: number;
@@ -1112,6 +1126,8 @@ export interface components {
             pack_id: number | null;
             stages: string[];
             awaiting_gate: (components["schemas"]["AwaitingGateView"] | null) & components["schemas"]["AwaitingGateView"];
+            /** @description the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0) */
+            running_run_id: string | null;
         };
         BindWorkflowDto: {
             /**
@@ -3091,6 +3107,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Projects_rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectView"];
+                };
             };
             /** @description Client error (problem+json) */
             "4XX": {

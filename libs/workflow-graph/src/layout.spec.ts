@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { autoLayout, LAYOUT_COLUMN_WIDTH as W, LAYOUT_ROW_HEIGHT as H } from './layout';
+import { autoLayout, LAYOUT_COLUMN_WIDTH as W, LAYOUT_LANE_GAP as G, LAYOUT_ROW_HEIGHT as H } from './layout';
+
+/** The height of a one-row stage lane. */
+const L = H + G;
 import type { Graph, GraphEdge, GraphNode, NodeType } from './types';
 
 function node(node_key: string, type: NodeType, stage_label: string | null = null): GraphNode {
@@ -16,7 +19,7 @@ function positions(graph: Graph): Record<string, [number, number]> {
 }
 
 describe('autoLayout', () => {
-  test('a staged pipeline reads left to right, gates between the stage bands', () => {
+  test('a staged pipeline is a stack of stage lanes, each read left to right (not one long line)', () => {
     const graph: Graph = {
       nodes: [
         node('develop', 'agent', 'develop'),
@@ -36,9 +39,9 @@ describe('autoLayout', () => {
     assert.deepEqual(positions(autoLayout(graph, ['discover', 'design', 'develop'])), {
       discover: [0, 0],
       gate_1: [W, 0],
-      design: [2 * W, 0],
-      gate_2: [3 * W, 0],
-      develop: [4 * W, 0],
+      design: [0, L],
+      gate_2: [W, L],
+      develop: [0, 2 * L],
     });
   });
 
@@ -55,7 +58,7 @@ describe('autoLayout', () => {
     });
   });
 
-  test('every stage keeps a band, even an empty one, in stage order', () => {
+  test('every stage keeps a lane, even an empty one, in stage order', () => {
     const graph: Graph = {
       nodes: [node('late', 'agent', 'three'), node('early', 'agent', 'one'), node('early_2', 'agent', 'one')],
       edges: [edge('start', 'early'), edge('start', 'early_2'), edge('start', 'late')],
@@ -63,11 +66,11 @@ describe('autoLayout', () => {
     assert.deepEqual(positions(autoLayout(graph, ['one', 'two', 'three'])), {
       early: [0, 0],
       early_2: [0, H],
-      late: [2 * W, 0],
+      late: [0, 3 * H + 2 * G],
     });
   });
 
-  test('an unstaged node right after start sits in the first band', () => {
+  test('an unstaged node right after start sits in the first lane', () => {
     const graph: Graph = {
       nodes: [node('route', 'branch'), node('a', 'agent', 'one'), node('b', 'agent', 'two')],
       edges: [edge('start', 'route'), edge('route', 'a', 'reply'), edge('route', 'b')],
@@ -75,11 +78,11 @@ describe('autoLayout', () => {
     assert.deepEqual(positions(autoLayout(graph, ['one', 'two'])), {
       route: [0, 0],
       a: [W, 0],
-      b: [2 * W, 0],
+      b: [0, L],
     });
   });
 
-  test('unreachable nodes keep their stage band; unstaged ones go to an extra band at the end', () => {
+  test('unreachable nodes keep their stage lane; unstaged ones go to an extra lane at the end', () => {
     const graph: Graph = {
       nodes: [node('a', 'agent', 'one'), node('lost', 'agent', 'one'), node('stray', 'gate'), node('after_stray', 'branch')],
       edges: [edge('start', 'a'), edge('stray', 'after_stray')],
@@ -87,8 +90,8 @@ describe('autoLayout', () => {
     assert.deepEqual(positions(autoLayout(graph, ['one', 'two'])), {
       a: [0, 0],
       lost: [0, H],
-      stray: [2 * W, 0],
-      after_stray: [3 * W, 0],
+      stray: [0, 3 * H + 2 * G],
+      after_stray: [W, 3 * H + 2 * G],
     });
   });
 

@@ -1,24 +1,28 @@
-// Automatic canvas layout: one band of columns per stage, left to right in stage order, nodes placed
-// in breadth-first order from START. Deterministic, so "auto layout" twice gives the same picture.
+// Automatic canvas layout: one horizontal lane per stage, top to bottom in stage order; inside a lane
+// the nodes read left to right in breadth-first order from START. A pipeline of many stages is thus a
+// short stack of lanes rather than one long line (issue 13: "14 nodes on one line" could not be read).
+// Deterministic, so "auto layout" twice gives the same picture.
 
 import { indexGraph } from './traverse';
 import { START, type Graph, type GraphNode } from './types';
 
 export const LAYOUT_COLUMN_WIDTH = 260;
 export const LAYOUT_ROW_HEIGHT = 120;
+/** Extra space between two stage lanes, so edges from one lane to the next run in the gap. */
+export const LAYOUT_LANE_GAP = 60;
 
 interface Placement {
   band: number;
-  /** Column inside the band. */
+  /** Column inside the lane. */
   column: number;
 }
 
 /**
  * Returns the graph with new positions (nodes and edges otherwise unchanged, order preserved).
- * A node labelled with one of `stages` sits in that stage's band; a node without a stage (a gate, a
- * branch) sits in the band of the node it is reached from, one column further right, as does a node
- * that follows another of its own stage. Nodes sharing a column are stacked in breadth-first order.
- * Unstaged nodes that cannot be reached from start are put in one extra band after the stages.
+ * A node labelled with one of `stages` sits in that stage's lane; a node without a stage (a gate, a
+ * branch) sits in the lane of the node it is reached from, one column further right, as does a node
+ * that follows another of its own stage. Nodes sharing a lane column are stacked in breadth-first order.
+ * Unstaged nodes that cannot be reached from start are put in one extra lane after the stages.
  */
 export function autoLayout(graph: Graph, stages: readonly string[]): Graph {
   const index = indexGraph(graph);
@@ -56,7 +60,6 @@ export function autoLayout(graph: Graph, stages: readonly string[]): Graph {
   }
 
   const placements = new Map<string, Placement>();
-  const bandWidth: number[] = [];
   for (const key of order) {
     const node = index.nodes.get(key) as GraphNode;
     const parentKey = parent.get(key) ?? null;
@@ -71,25 +74,35 @@ export function autoLayout(graph: Graph, stages: readonly string[]): Graph {
       placement = { band: fromStart.has(key) ? 0 : orphanBand, column: 0 };
     }
     placements.set(key, placement);
-    bandWidth[placement.band] = Math.max(bandWidth[placement.band] ?? 0, placement.column + 1);
   }
 
-  // Every stage keeps at least one column so bands line up with the stage strip.
-  const bandStart: number[] = [];
-  let next = 0;
+  // Rows used in each lane (nodes sharing a lane column stack downwards); every stage keeps a lane.
+  const stackRow = new Map<string, number>();
+  const used = new Map<string, number>();
+  const laneRows: number[] = [];
+  for (const key of order) {
+    const placement = placements.get(key) as Placement;
+    const cell = `${placement.band}:${placement.column}`;
+    const row = used.get(cell) ?? 0;
+    used.set(cell, row + 1);
+    stackRow.set(key, row);
+    laneRows[placement.band] = Math.max(laneRows[placement.band] ?? 0, row + 1);
+  }
+  const laneTop: number[] = [];
+  let top = 0;
   for (let band = 0; band <= orphanBand; band++) {
-    bandStart[band] = next;
-    next += bandWidth[band] ?? (band < orphanBand ? 1 : 0);
+    laneTop[band] = top;
+    const rows = laneRows[band] ?? (band < orphanBand ? 1 : 0);
+    if (rows > 0) top += rows * LAYOUT_ROW_HEIGHT + LAYOUT_LANE_GAP;
   }
 
-  const rowsUsed = new Map<number, number>();
   const positions = new Map<string, { x: number; y: number }>();
   for (const key of order) {
     const placement = placements.get(key) as Placement;
-    const column = (bandStart[placement.band] ?? 0) + placement.column;
-    const row = rowsUsed.get(column) ?? 0;
-    rowsUsed.set(column, row + 1);
-    positions.set(key, { x: column * LAYOUT_COLUMN_WIDTH, y: row * LAYOUT_ROW_HEIGHT });
+    positions.set(key, {
+      x: placement.column * LAYOUT_COLUMN_WIDTH,
+      y: (laneTop[placement.band] ?? 0) + (stackRow.get(key) ?? 0) * LAYOUT_ROW_HEIGHT,
+    });
   }
 
   return {

@@ -3,6 +3,7 @@
  *
  *   PORT (4010), HOST (127.0.0.1)
  *   FAKE_TOKENS            every answer streams this many word tokens (default: the text "ok")
+ *   FAKE_TEXT              every answer is this text (when FAKE_TOKENS is not set)
  *   FAKE_TTFT_MS           delay before the first token
  *   FAKE_TOKEN_INTERVAL_MS delay between tokens
  *
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   const port = num('PORT') ?? 4010;
   const host = process.env.HOST || '127.0.0.1';
   const tokens = num('FAKE_TOKENS');
-  const defaultTurn: FakeTurn = tokens ? { tokens } : { text: 'ok' };
+  const defaultTurn: FakeTurn = tokens ? { tokens } : { text: process.env.FAKE_TEXT || 'ok' };
   const ttftMs = num('FAKE_TTFT_MS');
   const tokenIntervalMs = num('FAKE_TOKEN_INTERVAL_MS');
   if (ttftMs !== undefined) defaultTurn.ttftMs = ttftMs;

@@ -1,4 +1,5 @@
 // The studio layout: left navigation with the product name, the current user and logout.
+import { useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useLogout, useMe } from '../features/auth/hooks/use-auth';
 import { Icon } from '../shared/components/icon';
@@ -15,27 +16,56 @@ const NAV = [
 export function Shell() {
   const me = useMe();
   const logout = useLogout();
+  // The navigation can shrink to its icons, leaving the width to the canvas (remembered per browser).
+  const [collapsed, setCollapsed] = useState(() => {
+    try {
+      return localStorage.getItem('studio.nav.collapsed') === '1';
+    } catch {
+      return false;
+    }
+  });
+  const toggle = () =>
+    setCollapsed((c) => {
+      try {
+        localStorage.setItem('studio.nav.collapsed', c ? '0' : '1');
+      } catch {
+        // storage unavailable: the choice lasts for this page only
+      }
+      return !c;
+    });
   return (
-    <div className="shell">
+    <div className={`shell${collapsed ? ' nav-collapsed' : ''}`}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <nav className="sidenav" aria-label="Studio">
         <NavLink to="/studio" className="brand" end>
           <span className="brand-mark" aria-hidden="true" />
-          <span>{PRODUCT_NAME}</span>
+          <span className="nav-label">{PRODUCT_NAME}</span>
         </NavLink>
+        <button
+          type="button"
+          className="nav-collapse"
+          onClick={toggle}
+          aria-pressed={collapsed}
+          aria-label={collapsed ? 'Expand the navigation' : 'Collapse the navigation'}
+          title={collapsed ? 'Expand the navigation' : 'Collapse the navigation'}
+          data-testid="nav-collapse"
+        >
+          {collapsed ? '»' : '«'}
+        </button>
         <ul className="nav-list">
           {NAV.map((n) => (
             <li key={n.to}>
               <NavLink
                 to={n.to}
+                title={n.label}
                 end={n.end}
                 className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}
                 data-testid={`nav-${n.label.toLowerCase()}`}
               >
                 <Icon name={n.icon} className="nav-icon" />
-                {n.label}
+                <span className="nav-label">{n.label}</span>
               </NavLink>
             </li>
           ))}
@@ -43,7 +73,7 @@ export function Shell() {
         <div className="nav-footer">
           <NavLink to="/demo" className="nav-link nav-link-subtle">
             <Icon name="external" className="nav-icon" />
-            Public demo
+            <span className="nav-label">Public demo</span>
           </NavLink>
           <div className="nav-user">
             <span className="avatar" aria-hidden="true">

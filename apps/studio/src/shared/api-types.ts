@@ -222,6 +222,8 @@ export interface WorkflowState {
   pack_id: number | null;
   stages: string[];
   awaiting_gate: AwaitingGate | null;
+  /** the project's turn in flight, to re-attach to after a reload */
+  running_run_id?: string | null;
 }
 
 export interface BindWorkflowInput {

@@ -118,7 +118,7 @@ export function handleUnauthorized(status: number, opts?: RequestOptions): void 
 }
 
 export async function request<T>(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
   opts: RequestOptions = {},
@@ -155,6 +155,7 @@ export const http = {
   get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, undefined, opts),
   post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, body, opts),
   put: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, body, opts),
+  patch: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PATCH', path, body, opts),
   del: <T = void>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, undefined, opts),
 };
 

@@ -156,6 +156,16 @@ describe('reduceSse', () => {
     assert.equal(c.state.status, 'failed');
   });
 
+  it('re-attaching to a known run is resumable before its first event, and keeps the problem code', () => {
+    const a = run([{ type: 'connect', resumeFrom: 'r-1:0' }, { type: 'dropped' }]);
+    assert.equal(a.state.status, 'reconnecting');
+    assert.equal(a.state.lastEventId, 'r-1:0');
+    const b = run([{ type: 'connect', resumeFrom: 'r-1:0' }, msg('r-1:1', 'status'), msg('r-1:2', 'content')]);
+    assert.equal(b.events.length, 2);
+    const c = run([{ type: 'connect' }, { type: 'http_error', status: 409, message: 'busy', code: 'turn_in_progress' }]);
+    assert.equal(c.state.errorCode, 'turn_in_progress');
+  });
+
   it('ignores anything after close, and a drop after close is a normal end', () => {
     const { state, events } = run([
       { type: 'connect' },

@@ -41,14 +41,16 @@ export interface SseState {
   closed: boolean;
   error: string | null;
   httpStatus: number | null;
+  /** The problem `code` of the last HTTP error (e.g. `turn_in_progress`), when it had one. */
+  errorCode: string | null;
 }
 
 export type SseAction =
-  | { type: 'connect' }
+  | { type: 'connect'; resumeFrom?: string }
   | { type: 'opened' }
   | { type: 'message'; message: SseMessage }
   | { type: 'dropped'; reason?: string }
-  | { type: 'http_error'; status: number; message: string }
+  | { type: 'http_error'; status: number; message: string; code?: string }
   | { type: 'abort' };
 
 export interface SseStep {
@@ -73,6 +75,7 @@ export const initialSseState: SseState = {
   closed: false,
   error: null,
   httpStatus: null,
+  errorCode: null,
 };
 
 /** `"42:7"` → `{ runId: "42", seq: 7 }`; the run id may itself contain colons. */
@@ -127,8 +130,12 @@ function planRetry(state: SseState, reason: string): SseState {
 
 export function reduceSse(state: SseState, action: SseAction): SseStep {
   switch (action.type) {
-    case 'connect':
-      return { state: { ...initialSseState, status: 'connecting' }, event: null };
+    case 'connect': {
+      // Re-attaching to a known run (`<run_id>:<seq>`): it is resumable from the start, even before an event.
+      const from = parseEventId(action.resumeFrom);
+      const seeded = from ? { runId: from.runId, lastSeq: from.seq, lastEventId: action.resumeFrom ?? null } : {};
+      return { state: { ...initialSseState, ...seeded, status: 'connecting' }, event: null };
+    }
 
     case 'opened':
       if (state.closed) return { state, event: null };
@@ -172,10 +179,10 @@ export function reduceSse(state: SseState, action: SseAction): SseStep {
     case 'http_error':
       if (state.closed || state.status === 'aborted') return { state, event: null };
       if (state.lastEventId && retryable(action.status)) {
-        return { state: { ...planRetry(state, action.message), httpStatus: action.status }, event: null };
+        return { state: { ...planRetry(state, action.message), httpStatus: action.status, errorCode: action.code ?? null }, event: null };
       }
       return {
-        state: { ...state, status: 'failed', error: action.message, httpStatus: action.status },
+        state: { ...state, status: 'failed', error: action.message, httpStatus: action.status, errorCode: action.code ?? null },
         event: null,
       };
 

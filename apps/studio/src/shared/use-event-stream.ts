@@ -28,6 +28,8 @@ export interface EventStreamHandle {
   state: SseState;
   active: boolean;
   start: (url: string) => void;
+  /** Re-attach to a run from `<run_id>:<seq>` (replays what follows, then tails it live). */
+  resume: (lastEventId: string) => void;
   stop: () => void;
 }
 
@@ -81,7 +83,7 @@ export function useEventStream({ onEvent, resumePath = '/agent/stream' }: UseEve
         handleUnauthorized(res.status);
         const err = await problemFromResponse(res);
         if (ctrl.signal.aborted) return;
-        scheduleIfNeeded(dispatch(gen, { type: 'http_error', status: res.status, message: errorMessage(err) }));
+        scheduleIfNeeded(dispatch(gen, { type: 'http_error', status: res.status, message: errorMessage(err), code: err.code }));
         return;
       }
       if (!res.body) {
@@ -132,6 +134,17 @@ export function useEventStream({ onEvent, resumePath = '/agent/stream' }: UseEve
     [connect, dispatch, halt],
   );
 
+  const resume = useCallback(
+    (lastEventId: string) => {
+      halt();
+      generation.current += 1;
+      const gen = generation.current;
+      dispatch(gen, { type: 'connect', resumeFrom: lastEventId });
+      void connect(gen, reconnectUrl(lastEventId, resumePath), lastEventId);
+    },
+    [connect, dispatch, halt, resumePath],
+  );
+
   const stop = useCallback(() => {
     dispatch(generation.current, { type: 'abort' });
     generation.current += 1;
@@ -146,5 +159,5 @@ export function useEventStream({ onEvent, resumePath = '/agent/stream' }: UseEve
     [halt],
   );
 
-  return { state, active: isActive(state), start, stop };
+  return { state, active: isActive(state), start, resume, stop };
 }

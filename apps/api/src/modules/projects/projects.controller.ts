@@ -1,9 +1,9 @@
 /** /studio/api/projects: projects and their workspace files with revisions (SPEC §5). */
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
 import type { AuthUser } from '../auth/user.entity';
-import { CreateProjectDto, FileChangeView, FileEntryView, FileView, ProjectView, ReadFileQueryDto, RevisionView, WriteFileDto } from './dto/project.dto';
+import { CreateProjectDto, UpdateProjectDto, FileChangeView, FileEntryView, FileView, ProjectView, ReadFileQueryDto, RevisionView, WriteFileDto } from './dto/project.dto';
 import { ProjectsService } from './projects.service';
 import { WildcardPath } from './workspace-path.param';
 
@@ -22,6 +22,9 @@ export class ProjectsController {
 
   @Get(':slug') @ApiOkResponse({ type: ProjectView })
   get(@CurrentUser() u: AuthUser, @Param('slug') slug: string) { return this.projects.get(u, slug); }
+
+  @Patch(':slug') @ApiOkResponse({ type: ProjectView })
+  rename(@CurrentUser() u: AuthUser, @Param('slug') slug: string, @Body() dto: UpdateProjectDto) { return this.projects.rename(u, slug, dto); }
 
   @Delete(':slug') @HttpCode(204) @ApiNoContentResponse()
   remove(@CurrentUser() u: AuthUser, @Param('slug') slug: string) { return this.projects.remove(u, slug); }

@@ -13,7 +13,7 @@ import { OwnedRecords, visibleSql } from '../../platform/ownership/owned-records
 import type { AuthUser } from '../auth/user.entity';
 import { Run } from '../chat/run.entity';
 import { Workflow } from '../workflows/workflow.entity';
-import type { BindWorkflowDto, CreateProjectDto } from './dto/project.dto';
+import type { BindWorkflowDto, CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
 import { Project, type AwaitingGate } from './project.entity';
 import { WorkspaceService, type FileContent, type FileEntry, type RevisionEntry } from './workspace.service';
 import { isDbId } from '../../platform/database/db-id';
@@ -27,6 +27,8 @@ export interface WorkflowState {
   pack_id: number | null;
   stages: string[];
   awaiting_gate: AwaitingGate | null;
+  /** The project's turn in flight, if any: a client re-attaches to it with `last_event_id` (docs/API.md). */
+  running_run_id: string | null;
 }
 
 export interface ProjectRecord {
@@ -152,6 +154,14 @@ export class ProjectsService {
    * Deletes the project with its files, revisions, runs and history (FK cascades), in one transaction.
    * A project with a turn still running is 409: cancel the run first.
    */
+  /** Renames a project; its slug (used in URLs, history and runs) does not change. */
+  async rename(user: AuthUser, slug: string, dto: UpdateProjectDto): Promise<ProjectRecord> {
+    const p = await this.findOwned(user, slug);
+    const name = dto.name.trim();
+    await this.repo.update({ id: p.id }, { name });
+    return toRecord(await this.findOwned(user, slug));
+  }
+
   async remove(user: AuthUser, slug: string): Promise<void> {
     const p = await this.findOwned(user, slug);
     await this.ds.transaction(async (m) => {
@@ -189,6 +199,9 @@ export class ProjectsService {
       const pack = await this.ds.getRepository(Workflow).findOne({ where: { id: project.pack_id }, select: { id: true, stages: true } });
       stages = pack?.stages ?? [];
     }
+    const running = await this.ds
+      .getRepository(Run)
+      .findOne({ where: { project_id: project.id, state: 'running' }, select: { id: true }, order: { created_at: 'DESC' } });
     return {
       project_slug: project.slug,
       domain: project.domain,
@@ -196,6 +209,7 @@ export class ProjectsService {
       pack_id: project.pack_id,
       stages,
       awaiting_gate: project.awaiting_gate ?? null,
+      running_run_id: running?.id ?? null,
     };
   }
 

@@ -4,7 +4,7 @@
  * Each stage reads the artifacts of the stages before it and writes one artifact of its own, so a
  * project's workspace tells the whole story in docs/.
  */
-import { START, type GraphEdge, type GraphNode } from '@service/workflow-graph';
+import { autoLayout, START, type GraphEdge, type GraphNode } from '@service/workflow-graph';
 import type { ToolName } from '../runtime/runtime.types';
 
 export interface PdlcStage {
@@ -229,8 +229,6 @@ each tagged as a fix, an improvement or a new discovery question for the next cy
   },
 ];
 
-/** Canvas layout: one column per node, left to right; agents on one row, gates slightly below. */
-export const PDLC_LAYOUT = { columnWidth: 240, agentY: 0, gateY: 120 } as const;
 
 export const pdlcAgentNodeKey = (stage: string) => stage;
 export const pdlcGateNodeKey = (stage: string) => `${stage}-gate`;
@@ -250,8 +248,8 @@ export function pdlcGraph(agentIdByStage: ReadonlyMap<string, number>): { nodes:
       agent_id: agentId,
       stage_label: s.stage,
       config: { artifact: s.artifact },
-      position_x: nodes.length * PDLC_LAYOUT.columnWidth,
-      position_y: PDLC_LAYOUT.agentY,
+      position_x: 0,
+      position_y: 0,
     });
     edges.push({ from_node: previous, to_node: agentKey, condition: null });
     previous = agentKey;
@@ -263,11 +261,13 @@ export function pdlcGraph(agentIdByStage: ReadonlyMap<string, number>): { nodes:
       agent_id: null,
       stage_label: s.stage,
       config: {},
-      position_x: nodes.length * PDLC_LAYOUT.columnWidth,
-      position_y: PDLC_LAYOUT.gateY,
+      position_x: 0,
+      position_y: 0,
     });
     edges.push({ from_node: agentKey, to_node: gateKey, condition: null });
     previous = gateKey;
   });
-  return { nodes, edges };
+  // Canvas positions: the shared auto layout (one lane per stage, agent then its gate), so the pack
+  // and its clones open readable (issue 13 item 5).
+  return autoLayout({ nodes, edges }, PDLC_STAGES.map((s) => s.stage));
 }

@@ -1,12 +1,13 @@
 /**
  * Export and import of packs as portable documents (pack-document.ts): export gathers the graph and
- * everything it references; import checks the whole document first, then creates every record for
- * the importer in one transaction (all or nothing), references remapped to the new ids.
+ * everything it references; import checks the whole document first, then, in one transaction (all or
+ * nothing), reuses the importer's own records that are identical to the document's (same fields, same
+ * references) and creates the rest, references remapped to the ids used (docs/decisions/workflows.md, "Import").
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { GraphWarning } from '@service/workflow-graph';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager, type ObjectLiteral } from 'typeorm';
 import type { AuthUser } from '../auth/user.entity';
 import { Agent } from '../agents/agent.entity';
 import { Model } from '../models/model.entity';
@@ -24,6 +25,8 @@ export interface ImportResult {
   workflow: WorkflowRecord;
   /** Ids of the records created, in document order. */
   created: { models: number[]; skills: number[]; agents: number[] };
+  /** Ids of the importer's existing records used instead of creating identical copies. */
+  reused: { models: number[]; skills: number[]; agents: number[] };
   warnings: GraphWarning[];
 }
 
@@ -75,8 +78,10 @@ export class WorkflowTransferService {
     return withSlugRetry(undefined, () =>
       this.ds.transaction(async (m) => {
         const owner = { owner_id: user.id, is_system: false };
-        const modelIds = await insertChunked(
+        const models = await this.reuseOrInsert(
           m,
+          this.models,
+          user,
           Model,
           plan.models.map((d) => ({
             ...owner,
@@ -87,10 +92,12 @@ export class WorkflowTransferService {
             temperature: d.temperature,
             max_tokens: d.max_tokens,
           })),
-          { returnIds: true },
+          modelKey,
         );
-        const skillIds = await insertChunked(
+        const skills = await this.reuseOrInsert(
           m,
+          this.skills,
+          user,
           Skill,
           plan.skills.map((d) => ({
             ...owner,
@@ -100,26 +107,26 @@ export class WorkflowTransferService {
             tool_allowlist: d.tool_allowlist,
             artifact_hint: d.artifact_hint,
           })),
-          { returnIds: true },
+          skillKey,
         );
-        const agentIds = await insertChunked(
+        const agents = await this.reuseOrInsert(
           m,
+          this.agents,
+          user,
           Agent,
           plan.agents.map((d) => ({
             ...owner,
             name: d.name,
             role: d.role,
             system_prompt: d.system_prompt,
-            model_id: d.model_index === null ? null : modelIds[d.model_index],
-            skill_ids: d.skill_indexes.map((i) => skillIds[i]),
+            model_id: d.model_index === null ? null : (models.ids[d.model_index] as number),
+            skill_ids: d.skill_indexes.map((i) => skills.ids[i] as number),
             tool_allowlist: d.tool_allowlist,
             max_iterations: d.max_iterations,
           })),
-          { returnIds: true },
+          agentKey,
         );
-        if (agentIds.length !== plan.agents.length || skillIds.length !== plan.skills.length || modelIds.length !== plan.models.length) {
-          throw new Error('import: the database returned fewer ids than rows inserted');
-        }
+        const agentIds = agents.ids;
 
         const slug = await claimSlug(this.workflows, m, user, undefined, plan.pack.slug ?? slugify(plan.pack.name));
         const repo = m.getRepository(Workflow);
@@ -138,9 +145,53 @@ export class WorkflowTransferService {
           nodes: plan.graph.nodes.map((n) => ({ ...n, agent_id: n.agent_id === null ? null : agentIds[n.agent_id - 1] })),
           edges: plan.graph.edges,
         });
-        return { workflow: toRecord(wf), created: { models: modelIds, skills: skillIds, agents: agentIds }, warnings: plan.warnings };
+        return {
+          workflow: toRecord(wf),
+          created: { models: models.created, skills: skills.created, agents: agents.created },
+          reused: { models: models.reused, skills: skills.reused, agents: agents.reused },
+          warnings: plan.warnings,
+        };
       }),
     );
+  }
+
+  /**
+   * The id for each of `rows` (document order): one of the caller's own records with the same `key`
+   * (the oldest), else an earlier identical row of the document, else a new record (inserted in one go).
+   */
+  private async reuseOrInsert<T extends Agent | Skill | Model, R extends ObjectLiteral>(
+    m: EntityManager,
+    records: OwnedRecords<T>,
+    user: AuthUser,
+    entity: new () => T,
+    rows: R[],
+    key: (r: R | T) => string,
+  ): Promise<{ ids: number[]; created: number[]; reused: number[] }> {
+    const ids: Array<number | undefined> = new Array(rows.length);
+    const reused = new Set<number>();
+    if (rows.length) {
+      const own = await records.visible(user, 'r', m).andWhere('r.is_system = false').orderBy('r.id', 'ASC').getMany();
+      const known = new Map<string, number>();
+      for (const r of own) if (!known.has(key(r))) known.set(key(r), r.id);
+      rows.forEach((r, i) => {
+        const id = known.get(key(r));
+        if (id !== undefined) {
+          ids[i] = id;
+          reused.add(id);
+        }
+      });
+    }
+    const pending = new Map<string, number[]>();
+    rows.forEach((r, i) => {
+      if (ids[i] !== undefined) return;
+      const k = key(r);
+      pending.set(k, [...(pending.get(k) ?? []), i]);
+    });
+    const groups = [...pending.values()];
+    const created = await insertChunked(m, entity, groups.map((g) => rows[g[0] as number] as never), { returnIds: true });
+    if (created.length !== groups.length) throw new Error('import: the database returned fewer ids than rows inserted');
+    groups.forEach((g, j) => g.forEach((i) => (ids[i] = created[j])));
+    return { ids: ids as number[], created, reused: [...reused] };
   }
 
   /** Rows by id, visible to `user`; a referenced row that is not visible is a broken pack (409). */
@@ -155,4 +206,16 @@ export class WorkflowTransferService {
     }
     return rows;
   }
+}
+
+// What makes two records "identical" for import: every field the document carries (references resolved).
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Math.fround(Number(v)));
+function modelKey(r: Partial<Model>): string {
+  return JSON.stringify([r.label, r.provider, r.model_id, r.api_base ?? null, num(r.temperature), r.max_tokens ?? null]);
+}
+function skillKey(r: Partial<Skill>): string {
+  return JSON.stringify([r.name, r.description ?? '', r.prompt_md ?? '', r.tool_allowlist ?? [], r.artifact_hint ?? '']);
+}
+function agentKey(r: Partial<Agent>): string {
+  return JSON.stringify([r.name, r.role ?? '', r.system_prompt ?? '', r.model_id ?? null, r.skill_ids ?? [], r.tool_allowlist ?? [], r.max_iterations]);
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { failTurn, newTurn, reduceTurn, stopTurn, type StreamEventLike, type Turn } from './turn-transcript';
+import { failTurn, newTurn, reduceTurn, stopTurn, turnSummary, type StreamEventLike, type Turn } from './turn-transcript';
 import { buildFileTree } from './file-tree';
 
 let seq = 0;
@@ -82,6 +82,25 @@ describe('reduceTurn', () => {
     assert.equal(stopTurn(open).status, 'stopped');
     const closed = reduceTurn(open, ev('close'));
     assert.equal(failTurn(closed, 'lost'), closed);
+  });
+});
+
+describe('turnSummary', () => {
+  it('keeps stage moves, errors and usage of a finished turn, not its messages', () => {
+    const t = fold(
+      [
+        ev('status', { run_id: 'r', state: 'running', provider: 'offline', model: null }),
+        ev('stage', { from: 'discover', to: 'design', index: 1, stages: [] }),
+        ev('content', { delta: 'hello' }),
+        ev('done', { run_id: 'r', reply: 'hello', usage: { input_tokens: 3, output_tokens: 1 }, state: 'done' }),
+        ev('close'),
+      ],
+      newTurn('t', '', true),
+    );
+    const s = turnSummary(t)!;
+    assert.deepEqual(s.items.map((i) => (i.kind === 'activity' ? i.text : i.kind)), ['Stage discover → design']);
+    assert.deepEqual(s.usage, { input_tokens: 3, output_tokens: 1 });
+    assert.equal(turnSummary({ ...newTurn('u', 'x', false), closed: true }), null);
   });
 });
 

@@ -149,3 +149,13 @@ export function stopTurn(turn: Turn): Turn {
   if (turn.closed) return turn;
   return { ...turn, status: 'stopped', items: [...turn.items, { kind: 'activity', key: `stop:${turn.items.length}`, text: 'Stopped', tone: 'status' }] };
 }
+
+/**
+ * What stays of a finished turn once history shows its messages: its errors, its stage moves (so a gate
+ * approval leaves a trace) and its token usage; null when there is nothing of that.
+ */
+export function turnSummary(turn: Turn): Turn | null {
+  const items = turn.items.filter((i) => i.kind === 'error' || (i.kind === 'activity' && i.tone === 'stage'));
+  if (items.length === 0 && !turn.usage) return null;
+  return { ...turn, message: '', advance: false, items };
+}

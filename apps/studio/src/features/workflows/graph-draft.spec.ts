@@ -21,6 +21,14 @@ import {
   moveNodes,
   openingFocus,
   LARGE_GRAPH,
+  edgeRoute,
+  freeSpot,
+  copySelection,
+  pasteClip,
+  stageLanes,
+  NODE_H,
+  NODE_W,
+  PLACEMENT_MARGIN,
   redo,
   setArtifact,
   stageColor,
@@ -303,7 +311,8 @@ describe('React Flow conversion', () => {
     const v = view();
     const a = toFlowNodes(d, v, cache);
     const ea = toFlowEdges(d, v, cache);
-    const moved = moveNodes(d, new Map([[d.nodes[10]!.uid, { x: 1, y: 1 }]]));
+    // moved down, not back: its edges stay forward curves (a node moved behind its source would make a loop edge)
+    const moved = moveNodes(d, new Map([[d.nodes[10]!.uid, { x: 100, y: 5 }]]));
     const b = toFlowNodes(moved, v, cache);
     const eb = toFlowEdges(moved, v, cache);
     let changed = 0;
@@ -362,8 +371,17 @@ describe('openingFocus', () => {
       edges: [],
     });
 
-  it('fits everything for ordinary graphs', () => {
+  it('fits everything for a graph without staged nodes', () => {
     assert.equal(openingFocus(graphOf(LARGE_GRAPH)), undefined);
+  });
+
+  it('opens on the current stage: the first stage with nodes, with Start and what Start leads to', () => {
+    const d = sample();
+    const ids = openingFocus(d, ['discover', 'design'])!.map((f) => f.id);
+    const key = (uid: string) => (uid === START_ID ? 'start' : d.nodes.find((n) => n.uid === uid)!.node_key);
+    assert.deepEqual(ids.map(key).sort(), ['discover_agent', 'gate_1', 'start']);
+    const later = openingFocus(d, ['idea', 'design', 'discover'])!.map((f) => key(f.id));
+    assert.deepEqual(later.sort(), ['design_agent', 'discover_agent', 'start']);
   });
 
   it('opens a large graph on Start and the 30 nodes nearest to it', () => {
@@ -374,5 +392,92 @@ describe('openingFocus', () => {
     const picked = new Set(focus.slice(1).map((f) => d.nodes.find((n) => n.uid === f.id)!.position_x));
     const nearest = [...d.nodes].sort((a, b) => Math.hypot(a.position_x - d.start.x, a.position_y - d.start.y) - Math.hypot(b.position_x - d.start.x, b.position_y - d.start.y)).slice(0, 30).map((n) => n.position_x);
     assert.deepEqual(picked, new Set(nearest));
+  });
+});
+
+describe('freeSpot (placing a new node)', () => {
+  const at = (x: number, y: number) => ({ position_x: x, position_y: y });
+  it('keeps the wanted spot when it is free', () => {
+    assert.deepEqual(freeSpot([at(0, 0)], { x: 600, y: 0 }), { x: 600, y: 0 });
+  });
+  it('never lands on top of a node: the nearest free slot instead', () => {
+    const nodes = [at(0, 0), at(0, NODE_H + PLACEMENT_MARGIN)];
+    const p = freeSpot(nodes, { x: 10, y: 10 });
+    for (const n of nodes) {
+      assert.ok(Math.abs(n.position_x - p.x) >= NODE_W + PLACEMENT_MARGIN || Math.abs(n.position_y - p.y) >= NODE_H + PLACEMENT_MARGIN, JSON.stringify(p));
+    }
+    assert.ok(Math.hypot(p.x - 10, p.y - 10) <= Math.hypot(NODE_W + PLACEMENT_MARGIN, NODE_H + PLACEMENT_MARGIN) * 1.01);
+  });
+  it('adding ten nodes at the same spot gives ten places that do not overlap', () => {
+    let d = sample();
+    for (let i = 0; i < 10; i++) d = addNode(d, { type: 'agent', position: freeSpot(d.nodes, { x: 100, y: 40 }) }).draft;
+    for (const a of d.nodes) {
+      for (const b of d.nodes) {
+        if (a === b) continue;
+        assert.ok(Math.abs(a.position_x - b.position_x) >= NODE_W || Math.abs(a.position_y - b.position_y) >= NODE_H, `${a.node_key} overlaps ${b.node_key}`);
+      }
+    }
+  });
+});
+
+describe('edgeRoute (loop edges go around the nodes)', () => {
+  it('a forward edge is an ordinary curve', () => {
+    assert.deepEqual(edgeRoute({ x: 0, y: 0 }, { x: 260, y: 0 }, []), { kind: 'forward' });
+  });
+  it('a loop back along a row runs below every node it passes', () => {
+    const nodes = [{ position_x: 0, position_y: 0 }, { position_x: 260, position_y: 0 }, { position_x: 520, position_y: 30 }];
+    const r = edgeRoute({ x: 520, y: 30 }, { x: 0, y: 0 }, nodes);
+    assert.equal(r.kind, 'loop');
+    assert.ok(r.kind === 'loop' && r.loopY > 30 + NODE_H, 'below the lowest node in its span');
+  });
+  it('an edge into the next stage lane turns in the gap between the lanes', () => {
+    const r = edgeRoute({ x: 260, y: 0 }, { x: 0, y: 180 }, []);
+    assert.equal(r.kind, 'wrap');
+    assert.ok(r.kind === 'wrap' && r.loopY > NODE_H && r.loopY < 180);
+  });
+  it('toFlowEdges draws loops with the loop edge type and names nodes by key', () => {
+    const d = draftFromGraph({
+      nodes: [node('write', { position_x: 0 }), node('review', { position_x: 260 })],
+      edges: [edge('start', 'write'), edge('write', 'review'), edge('review', 'write', 'contains(reply, "redo")')],
+    });
+    const edges = toFlowEdges(d, view());
+    const loop = edges.find((e) => e.ariaLabel?.includes('review to write'))!;
+    assert.equal(loop.type, 'loop');
+    assert.ok(loop.className?.includes('edge-loop'));
+    assert.ok((loop.data?.loopY ?? 0) > NODE_H);
+    assert.equal(edges.find((e) => e.ariaLabel === 'Edge from write to review')!.type, undefined);
+  });
+});
+
+describe('stageLanes', () => {
+  it('one band per stage with nodes, in stage order, around its nodes', () => {
+    const lanes = stageLanes(sample().nodes, ['discover', 'design', 'empty']);
+    assert.deepEqual(lanes.map((l) => l.stage), ['discover', 'design']);
+    const discover = lanes[0]!;
+    assert.ok(discover.x < 100 && discover.x + discover.width > 300 + NODE_W);
+    assert.ok(discover.y < 0 && discover.y + discover.height > 40 + NODE_H);
+  });
+});
+
+describe('copy, paste, duplicate', () => {
+  it('pastes the selected nodes with their inner edges, new keys, beside the originals', () => {
+    const d = sample();
+    const sel = new Set([d.nodes[0]!.uid, d.nodes[1]!.uid]);
+    const clip = copySelection(d, sel)!;
+    assert.equal(clip.edges.length, 1, 'only the edge between the two copied nodes');
+    const { draft, uids } = pasteClip(d, clip);
+    assert.equal(draft.nodes.length, 5);
+    const pasted = draft.nodes.filter((n) => uids.includes(n.uid));
+    assert.deepEqual(pasted.map((n) => n.node_key), ['discover_agent_copy_1', 'gate_1_copy_1']);
+    assert.deepEqual(pasted.map((n) => n.stage_label), ['discover', 'discover']);
+    assert.equal(pasted[0]!.agent_id, 1);
+    assert.ok(draft.edges.some((e) => e.source === uids[0] && e.target === uids[1]));
+    for (const p of pasted) {
+      for (const n of d.nodes) assert.ok(Math.abs(n.position_x - p.position_x) >= NODE_W || Math.abs(n.position_y - p.position_y) >= NODE_H, `${p.node_key} lands on ${n.node_key}`);
+    }
+    // pasting again gives other keys
+    const again = pasteClip(draft, clip);
+    assert.deepEqual(again.draft.nodes.slice(-2).map((n) => n.node_key), ['discover_agent_copy_2', 'gate_1_copy_2']);
+    assert.equal(copySelection(d, new Set()), null);
   });
 });

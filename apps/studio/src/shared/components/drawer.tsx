@@ -20,10 +20,18 @@ export function Drawer({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  /** Something was typed: a stray click on the backdrop must not throw it away (issue 13 item 10). */
+  const edited = useRef(false);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (open && !d.open) d.showModal();
+    if (open && !d.open) {
+      edited.current = false;
+      d.showModal();
+      // showModal focuses the first focusable element (the ×); typing belongs in the first field
+      const field = d.querySelector<HTMLElement>('.drawer-body input:not([type=hidden]):not([disabled]), .drawer-body textarea:not([disabled]), .drawer-body select:not([disabled])');
+      field?.focus();
+    }
     if (!open && d.open) d.close();
   }, [open]);
   return (
@@ -36,8 +44,11 @@ export function Drawer({
         e.preventDefault();
         onClose();
       }}
+      onInput={() => {
+        edited.current = true;
+      }}
       onClick={(e) => {
-        if (e.target === ref.current) onClose();
+        if (e.target === ref.current && !edited.current) onClose();
       }}
     >
       {open && (

@@ -7,6 +7,11 @@ const SLUG = /^[a-z0-9-]{1,64}$/;
 /** Query strings arrive as text: "3" → 3; anything else stays as is and fails @IsInt. */
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
 
+/** PATCH /studio/api/projects/{slug}: renames the project (the slug, its address, stays). */
+export class UpdateProjectDto {
+  @ApiProperty({ maxLength: 200 }) @IsString() @Length(1, 200) @Matches(/\S/, { message: 'name must not be blank' }) name: string;
+}
+
 export class CreateProjectDto {
   @ApiProperty({ pattern: SLUG.source, example: 'checkout-redesign' })
   @IsString()
@@ -68,6 +73,8 @@ export class WorkflowStateView {
   @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;
   @ApiProperty({ type: [String] }) stages: string[];
   @ApiProperty({ type: AwaitingGateView, nullable: true }) awaiting_gate: AwaitingGateView | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0)' })
+  running_run_id: string | null;
 }
 
 export class PackListItemView {

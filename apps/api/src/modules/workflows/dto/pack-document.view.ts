@@ -77,9 +77,17 @@ export class ImportCreatedView {
   @ApiProperty({ type: [Number], description: 'ids of the new agents, in document order' }) agents: number[];
 }
 
+export class ImportReusedView {
+  @ApiProperty({ type: [Number], description: "ids of the importer's identical models used instead of copies" }) models: number[];
+  @ApiProperty({ type: [Number], description: "ids of the importer's identical skills used instead of copies" }) skills: number[];
+  @ApiProperty({ type: [Number], description: "ids of the importer's identical agents used instead of copies" }) agents: number[];
+}
+
 export class ImportResultView {
   @ApiProperty({ type: WorkflowView }) workflow: WorkflowView;
   @ApiProperty({ type: ImportCreatedView }) created: ImportCreatedView;
+  @ApiProperty({ type: ImportReusedView, description: 'records of the importer identical to the document\'s (same fields and references): reused, not copied' })
+  reused: ImportReusedView;
   @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'graph problems that did not block the import' })
   warnings: unknown[];
 }

@@ -148,9 +148,12 @@ export function LoginPage() {
         </form>
         <div className="auth-switch">
           {mode === 'login' ? (
-            <button type="button" className="btn-link" onClick={() => switchMode('setup')} data-testid="setup-mode">
-              First run? Create the owner account
-            </button>
+            // offered only while the server has no user yet (GET /auth/setup → needed)
+            needsSetup && (
+              <button type="button" className="btn-link" onClick={() => switchMode('setup')} data-testid="setup-mode">
+                First run? Create the owner account
+              </button>
+            )
           ) : (
             <button type="button" className="btn-link" onClick={() => switchMode('login')} data-testid="login-mode">
               I already have an account

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { DemoResponse } from '../../../shared/api-types';
 import { Alert } from '../../../shared/components/alert';
 import { Spinner } from '../../../shared/components/states';
+import { Markdown } from '../../../shared/components/markdown';
 import { ToolCard } from '../../../shared/components/tool-card';
 import { errorMessage, isApiError } from '../../../shared/http';
 import { PRODUCT_NAME, useDocumentTitle } from '../../../shared/use-document-title';
@@ -160,7 +161,7 @@ export function DemoPage() {
                       </div>
                     )}
                     <div className="msg-bubble" data-testid="demo-reply">
-                      {x.response.reply}
+                      <Markdown text={x.response.reply} />
                     </div>
                     <div className="msg-meta">provider {x.response.provider}</div>
                   </>

@@ -1,15 +1,17 @@
 // /studio — counts of the building blocks, the server's default provider, and the next step to take.
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Badge } from '../../../shared/components/badge';
 import { Icon } from '../../../shared/components/icon';
 import { PageHeader } from '../../../shared/components/page-header';
 import { Spinner } from '../../../shared/components/states';
+import { useToast } from '../../../shared/components/toast';
 import { errorMessage } from '../../../shared/http';
 import { useDocumentTitle } from '../../../shared/use-document-title';
 import { useAgents } from '../../agents/hooks/use-agents';
 import { useMe } from '../../auth/hooks/use-auth';
 import { useModels } from '../../models/hooks/use-models';
+import { useCreateProject, useProjects } from '../../run/hooks/use-run-data';
 import { useSkills } from '../../skills/hooks/use-skills';
 import { useWorkflows } from '../../workflows/hooks/use-workflows';
 import { useAgentStatus } from '../hooks/use-status';
@@ -36,6 +38,23 @@ export function OverviewPage() {
   const agents = useAgents();
   const workflows = useWorkflows();
   const status = useAgentStatus();
+  const projects = useProjects();
+  const createProject = useCreateProject();
+  const navigate = useNavigate();
+  const toast = useToast();
+  // The first-run path: no project yet → one button that makes one on the PDLC pack and opens it.
+  const starter = workflows.data?.find((w) => w.is_system && w.slug === 'pdlc') ?? workflows.data?.[0];
+  const firstRun = projects.data?.length === 0 && !!starter;
+  const startFirst = () => {
+    if (!starter) return;
+    createProject.mutate(
+      { slug: 'my-first-project', name: 'My first project', pack_id: starter.id },
+      {
+        onSuccess: (p) => void navigate(`/studio/workflows/${starter.id}/run?project=${encodeURIComponent(p.slug)}`),
+        onError: (e) => toast.show(`Could not create the project: ${errorMessage(e)}`, 'error'),
+      },
+    );
+  };
 
   const steps = [
     { done: (models.data?.some((m) => !m.is_system) ?? false), label: 'Bind a model', to: '/studio/models', optional: true },
@@ -48,6 +67,20 @@ export function OverviewPage() {
   return (
     <div className="page" data-testid="overview-page">
       <PageHeader title={`Welcome${me.data ? `, ${me.data.username}` : ''}`} subtitle="Design agents and staged workflows, then run them on your projects." />
+      {firstRun && starter && (
+        <section className="panel first-run" aria-labelledby="first-run-title" data-testid="first-project">
+          <div>
+            <h2 id="first-run-title">Run your first project</h2>
+            <p className="muted">
+              A project on “{starter.name}”: describe your idea, and the {starter.stages[0]} stage's agent writes the first document into the project's
+              files. Nothing to set up first — the server's model answers.
+            </p>
+          </div>
+          <button type="button" className="btn btn-primary btn-large" onClick={startFirst} disabled={createProject.isPending} data-testid="first-project-start">
+            {createProject.isPending ? 'Creating…' : 'Start my first project'}
+          </button>
+        </section>
+      )}
       <section className="cards" aria-label="Counts">
         <CountCard title="Models" to="/studio/models" query={models} hint="Language-model endpoints" />
         <CountCard title="Skills" to="/studio/skills" query={skills} hint="Prompt overlays" />

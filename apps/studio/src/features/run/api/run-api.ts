@@ -20,6 +20,7 @@ export const runKeys = {
   files: (slug: string) => ['files', slug] as const,
   fileList: (slug: string) => ['files', slug, 'list'] as const,
   file: (slug: string, path: string) => ['files', slug, 'content', path] as const,
+  fileAt: (slug: string, path: string, revision: number) => ['files', slug, 'content', path, revision] as const,
   revisions: (slug: string, path: string) => ['files', slug, 'revisions', path] as const,
 };
 
@@ -29,6 +30,9 @@ export const runApi = {
   packs: (signal?: AbortSignal) => http.get<AgentWorkflowsResponse>('/agent/workflows', { signal }),
   projects: (signal?: AbortSignal) => http.get<Project[]>(projectsBase, { signal }),
   createProject: (input: ProjectInput) => http.post<Project>(projectsBase, input),
+  renameProject: (slug: string, name: string) => http.patch<Project>(`${projectsBase}/${encodeURIComponent(slug)}`, { name }),
+  deleteProject: (slug: string) => http.del<void>(`${projectsBase}/${encodeURIComponent(slug)}`),
+  deleteFile: (slug: string, path: string) => http.del<void>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`),
   state: (slug: string, signal?: AbortSignal) => http.get<WorkflowState>(`/agent/workflows/${encodeURIComponent(slug)}`, { signal }),
   bind: (slug: string, input: BindWorkflowInput) => http.put<WorkflowState>(`/agent/workflows/${encodeURIComponent(slug)}`, input),
   history: (slug: string, before: number | string | null, signal?: AbortSignal) =>
@@ -36,6 +40,8 @@ export const runApi = {
   files: (slug: string, signal?: AbortSignal) => http.get<WorkspaceFile[]>(`${projectsBase}/${encodeURIComponent(slug)}/files`, { signal }),
   file: (slug: string, path: string, signal?: AbortSignal) =>
     http.get<FileContent>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`, { signal }),
+  fileAt: (slug: string, path: string, revision: number, signal?: AbortSignal) =>
+    http.get<FileContent>(withQuery(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`, { revision }), { signal }),
   revisions: (slug: string, path: string, signal?: AbortSignal) =>
     http.get<FileRevision[] | { revisions: FileRevision[] }>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}/revisions`, { signal }),
   cancelRun: (runId: string) => http.post<unknown>(`/agent/runs/${encodeURIComponent(runId)}/cancel`),

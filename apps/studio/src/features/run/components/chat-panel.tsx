@@ -4,6 +4,7 @@ import type { HistoryMessage } from '../../../shared/api-types';
 import { Alert } from '../../../shared/components/alert';
 import { EmptyState, ErrorState, Spinner } from '../../../shared/components/states';
 import { Icon } from '../../../shared/components/icon';
+import { Markdown } from '../../../shared/components/markdown';
 import { formatTime } from '../../../shared/format';
 import type { Turn } from '../turn-transcript';
 import { useHistory } from '../hooks/use-run-data';
@@ -32,7 +33,11 @@ function HistoryItem({ m }: { m: HistoryMessage }) {
           ))}
         </div>
       )}
-      {m.content && <div className="msg-bubble">{m.content}</div>}
+      {m.content && (
+        <div className="msg-bubble">
+          <Markdown text={m.content} />
+        </div>
+      )}
       <div className="msg-meta">
         {m.node_key && <code>{m.node_key}</code>} {m.stage && <span className="chip chip-small">{m.stage}</span>} {formatTime(m.created_at)}
         {m.state === 'interrupted' && <span className="badge badge-warning">interrupted</span>}
@@ -58,7 +63,7 @@ function LiveTurn({ turn, streaming, reconnecting, onDismiss }: { turn: Turn; st
             case 'text':
               return (
                 <div key={it.key} className="msg-bubble" data-testid="assistant-text">
-                  {it.text}
+                  <Markdown text={it.text} />
                   {streaming && it === lastText && turn.status === 'running' && <span className="caret" aria-hidden="true" />}
                 </div>
               );

@@ -1,12 +1,16 @@
 // The project's workspace: a folder tree, a viewer for the selected file, and its revisions.
 import { useMemo, useState } from 'react';
 import type { WorkspaceFile } from '../../../shared/api-types';
+import { ConfirmDialog } from '../../../shared/components/confirm-dialog';
+import { isMarkdownPath, Markdown } from '../../../shared/components/markdown';
 import { EmptyState, ErrorState, Spinner } from '../../../shared/components/states';
+import { useToast } from '../../../shared/components/toast';
 import { Icon } from '../../../shared/components/icon';
 import { formatBytes, formatDate } from '../../../shared/format';
 import { errorMessage, isApiError } from '../../../shared/http';
 import { buildFileTree, type FolderNode } from '../file-tree';
-import { useFile, useFiles, useRevisions } from '../hooks/use-run-data';
+import { FileDialog } from './file-dialog';
+import { useDeleteFile, useFile, useFiles, useRevisions } from '../hooks/use-run-data';
 
 function Tree({
   node,
@@ -63,6 +67,10 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
   const revisions = useRevisions(projectSlug, selected, showRevisions);
   const tree = useMemo(() => buildFileTree(files.data ?? []), [files.data]);
   const selectedMeta = files.data?.find((f) => f.path === selected);
+  const toast = useToast();
+  const del = useDeleteFile(projectSlug);
+  const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  const [large, setLarge] = useState<string | null>(null);
 
   return (
     <aside className="files-panel" aria-label="Workspace files" data-testid="files-panel">
@@ -95,6 +103,20 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
               {file.data ? `rev ${file.data.revision}` : ''}
               {selectedMeta ? ` · ${formatBytes(selectedMeta.size)} · ${formatDate(selectedMeta.updated_at)}` : ''}
             </span>
+            <button type="button" className="btn btn-small" onClick={() => setLarge(selected)} data-testid="file-open-large" title="Open in a large view with revisions, diff and download">
+              Open
+            </button>
+            <button
+              type="button"
+              className="btn btn-small btn-danger-ghost"
+              onClick={() => {
+                del.reset();
+                setConfirmDelete(selected);
+              }}
+              data-testid="file-delete"
+            >
+              Delete
+            </button>
             <button type="button" className="btn-icon" aria-label="Close file" onClick={() => setSelected(null)}>
               ×
             </button>
@@ -107,6 +129,8 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
             <p className="field-error" role="alert">
               {isApiError(file.error) && file.error.status === 404 ? 'This file no longer exists.' : errorMessage(file.error)}
             </p>
+          ) : isMarkdownPath(selected) ? (
+            <Markdown text={file.data.content} className="file-content file-markdown" testId="file-content" />
           ) : (
             <pre className="file-content" data-testid="file-content" tabIndex={0}>
               {file.data.content}
@@ -135,6 +159,36 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
           </details>
         </div>
       )}
+      <FileDialog
+        slug={projectSlug}
+        path={large}
+        onClose={() => setLarge(null)}
+        onDelete={(p) => {
+          del.reset();
+          setConfirmDelete(p);
+        }}
+      />
+      <ConfirmDialog
+        open={confirmDelete !== null}
+        title={`Delete ${confirmDelete ?? ''}?`}
+        pending={del.isPending}
+        error={del.error}
+        onCancel={() => setConfirmDelete(null)}
+        onConfirm={() => {
+          const path = confirmDelete;
+          if (!path) return;
+          del.mutate(path, {
+            onSuccess: () => {
+              setConfirmDelete(null);
+              setSelected(null);
+              setLarge(null);
+              toast.show(`Deleted ${path}`);
+            },
+          });
+        }}
+      >
+        <p>Its revisions are kept (the deletion is recorded as a revision); agents no longer see the file.</p>
+      </ConfirmDialog>
     </aside>
   );
 }

@@ -1,10 +1,11 @@
 // /studio/workflows/:id/run — the workspace bound to a pack: project picker, pack dropdown, stage strip
 // with Advance, gate approval, the streamed chat and the project's files (SPEC §5, §6, §8).
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { AgentPack } from '../../../shared/api-types';
 import { Alert } from '../../../shared/components/alert';
 import { Badge } from '../../../shared/components/badge';
+import { ConfirmDialog } from '../../../shared/components/confirm-dialog';
 import { EmptyState, ErrorState, Loading } from '../../../shared/components/states';
 import { useToast } from '../../../shared/components/toast';
 import { errorMessage, isApiError } from '../../../shared/http';
@@ -13,6 +14,7 @@ import { useBindWorkflow, useCreateProject, usePacks, useProjects, useWorkflowSt
 import { useTurnStream } from '../hooks/use-turn-stream';
 import { ChatPanel } from './chat-panel';
 import { FilesPanel } from './files-panel';
+import { ProjectActions } from './project-actions';
 import { ProjectPicker } from './project-picker';
 import { StageStrip } from './stage-strip';
 
@@ -97,6 +99,16 @@ export function RunPage() {
     void navigate(`/studio/workflows/${nextId}/run${slug ? `?project=${encodeURIComponent(slug)}` : ''}`);
   };
 
+  // Moving backwards (to an earlier stage) asks first: the later stages' work stays, but the agents
+  // start again from the earlier stage (issue 13 item 8).
+  const [backTo, setBackTo] = useState<string | null>(null);
+  const pickStage = (stage: string) => {
+    const stages = state.data?.stages ?? [];
+    const cur = state.data?.stage ? stages.indexOf(state.data.stage) : -1;
+    if (cur >= 0 && stages.indexOf(stage) < cur) setBackTo(stage);
+    else void onStage(stage);
+  };
+
   const onStage = async (stage: string) => {
     if (!slug || !state.data?.domain || !state.data.pack_id) return;
     try {
@@ -105,6 +117,13 @@ export function RunPage() {
       toast.show(`Could not move to ${stage}: ${errorMessage(e)}`, 'error');
     }
   };
+
+  // A turn of this project is in flight (e.g. the page was reloaded mid-turn): follow it live.
+  const runningRunId = state.data?.running_run_id ?? null;
+  const { attach, streaming } = chat;
+  useEffect(() => {
+    if (runningRunId && !streaming) attach(runningRunId);
+  }, [runningRunId, streaming, attach]);
 
   const advance = () => {
     if (!state.data) return;
@@ -137,6 +156,7 @@ export function RunPage() {
   const mismatch = !!state.data && state.data.pack_id !== pack.pack_id;
   const gate = state.data?.awaiting_gate ?? null;
   const busy = chat.streaming || bind.isPending;
+  const currentProject = slug ? projects.data?.find((p) => p.slug === slug) : undefined;
 
   return (
     <div className="page run-page" data-testid="run-page">
@@ -161,6 +181,21 @@ export function RunPage() {
             creating={createProject.isPending || bind.isPending}
             createError={createProject.error}
           />
+          {slug && currentProject && (
+            <ProjectActions
+              key={currentProject.slug}
+              project={currentProject}
+              busy={busy}
+              onDeleted={() => {
+                try {
+                  localStorage.removeItem(`studio.run.project.${packId}`);
+                } catch {
+                  // storage unavailable
+                }
+                selectProject(null);
+              }}
+            />
+          )}
           <label className="inline-field">
             <span>Pack</span>
             <select
@@ -224,7 +259,7 @@ export function RunPage() {
             </Alert>
           )}
           <div className="stage-bar">
-            <StageStrip stages={stages} current={current} disabled={busy} onSelect={(s) => void onStage(s)} gateAfter={gate?.stage ?? null} />
+            <StageStrip stages={stages} current={current} disabled={busy} onSelect={pickStage} gateAfter={gate?.stage ?? null} />
             <button
               type="button"
               className="btn"
@@ -248,6 +283,28 @@ export function RunPage() {
               }
             >
               The {gate.stage} stage is done and waits for your approval (gate <code>{gate.node_key}</code>).
+            </Alert>
+          )}
+          <ConfirmDialog
+            open={backTo !== null}
+            title={`Move the project back to ${backTo ?? ''}?`}
+            confirmLabel={`Move back to ${backTo ?? ''}`}
+            danger={false}
+            pending={bind.isPending}
+            onCancel={() => setBackTo(null)}
+            onConfirm={() => {
+              const target = backTo;
+              setBackTo(null);
+              if (target) void onStage(target);
+            }}
+          >
+            <p>
+              The project is at <strong>{current}</strong>. Its files and history stay; the next message goes to the {backTo} stage's agent, and a pending gate is cleared.
+            </p>
+          </ConfirmDialog>
+          {chat.notice && (
+            <Alert kind="info" testId="turn-in-progress">
+              {chat.notice}
             </Alert>
           )}
           <div className="run-body">

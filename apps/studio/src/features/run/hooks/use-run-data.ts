@@ -76,3 +76,55 @@ export function useRevisions(slug: string | null, path: string | null, enabled: 
     retry: false,
   });
 }
+
+export function useRenameProject() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ slug, name }: { slug: string; name: string }) => runApi.renameProject(slug, name),
+    onSuccess: () => qc.invalidateQueries({ queryKey: runKeys.projects() }),
+  });
+}
+
+export function useDeleteProject() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (slug: string) => runApi.deleteProject(slug),
+    // The page leaves the project first (see ProjectActions); its cached data is dropped after that, so
+    // nothing asks the server for a project that no longer exists.
+    onSuccess: () => qc.invalidateQueries({ queryKey: runKeys.projects() }),
+  });
+}
+
+export function useDeleteFile(slug: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (path: string) => runApi.deleteFile(slug, path),
+    onSuccess: (_r, path) => {
+      // the file is gone: drop its content and revisions instead of asking for them again (a 404)
+      qc.removeQueries({ queryKey: runKeys.file(slug, path), exact: true });
+      qc.removeQueries({ queryKey: runKeys.revisions(slug, path) });
+      return qc.invalidateQueries({ queryKey: runKeys.fileList(slug) });
+    },
+  });
+}
+
+/** A file as it was at `revision` (revisions never change, so this is cached for good). */
+export function useFileAt(slug: string | null, path: string | null, revision: number | null) {
+  return useQuery({
+    queryKey: runKeys.fileAt(slug ?? '', path ?? '', revision ?? 0),
+    queryFn: ({ signal }) => runApi.fileAt(slug!, path!, revision!, signal),
+    enabled: !!slug && !!path && revision !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+/** Forget everything cached about a project (after it was deleted and the page left it). */
+export function useForgetProject() {
+  const qc = useQueryClient();
+  return (slug: string) => {
+    qc.removeQueries({ queryKey: runKeys.state(slug) });
+    qc.removeQueries({ queryKey: runKeys.history(slug) });
+    qc.removeQueries({ queryKey: runKeys.files(slug) });
+  };
+}

@@ -5,13 +5,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { StreamEventData, WorkflowState } from '../../../shared/api-types';
 import { useEventStream, type StreamEvent } from '../../../shared/use-event-stream';
 import { runApi, runKeys, streamUrl, type StreamParams } from '../api/run-api';
-import { failTurn, newTurn, reduceTurn, stopTurn, type Turn } from '../turn-transcript';
+import { failTurn, newTurn, reduceTurn, stopTurn, turnSummary, type Turn } from '../turn-transcript';
 
 export function useTurnStream(projectSlug: string | null) {
   const qc = useQueryClient();
   const [turn, setTurn] = useState<Turn | null>(null);
   const [changedPaths, setChangedPaths] = useState<ReadonlySet<string>>(() => new Set());
+  const [notice, setNotice] = useState<string | null>(null);
   const counter = useRef(0);
+  /** Runs this page has shown (sent or re-attached): never attach to one twice. */
+  const seenRuns = useRef(new Set<string>());
   const slugRef = useRef(projectSlug);
   slugRef.current = projectSlug;
 
@@ -27,6 +30,7 @@ export function useTurnStream(projectSlug: string | null) {
   const onEvent = useCallback(
     (ev: StreamEvent) => {
       setTurn((t) => (t ? reduceTurn(t, ev) : t));
+      if (ev.runId) seenRuns.current.add(ev.runId);
       const slug = slugRef.current;
       if (!slug) return;
       switch (ev.name) {
@@ -60,12 +64,9 @@ export function useTurnStream(projectSlug: string | null) {
             qc.invalidateQueries({ queryKey: runKeys.files(slug) }),
             qc.refetchQueries({ queryKey: runKeys.history(slug) }),
           ]).then(() => {
-            // History now holds this turn: drop the live copy, keeping only its errors (history has no errors).
-            setTurn((t) => {
-              if (!t || !t.closed) return t;
-              const errors = t.items.filter((i) => i.kind === 'error');
-              return errors.length ? { ...t, message: '', advance: false, items: errors } : null;
-            });
+            // History now holds this turn's messages: drop them from the live copy, but keep what history
+            // does not show — errors, stage moves (a gate approval) and the token usage — until the next turn.
+            setTurn((t) => (t && t.closed ? turnSummary(t) : t));
           });
           break;
       }
@@ -74,23 +75,52 @@ export function useTurnStream(projectSlug: string | null) {
   );
 
   const stream = useEventStream({ onEvent });
-  const { start: startStream, stop: stopStream } = stream;
+  const { start: startStream, resume: resumeStream, stop: stopStream } = stream;
   const runIdRef = useRef<string | null>(null);
   runIdRef.current = stream.state.runId;
 
-  // The connection failed for good (after retries): show it in the turn.
+  /**
+   * Re-attach to a run in flight (after a reload, or when the server says a turn is already running):
+   * replay its events from the start, then follow it live (docs/API.md, "The stream").
+   */
+  const attach = useCallback(
+    (runId: string) => {
+      if (seenRuns.current.has(runId)) return;
+      seenRuns.current.add(runId);
+      counter.current += 1;
+      setTurn({ ...newTurn(`turn-${counter.current}`, '', false), runId });
+      resumeStream(`${runId}:0`);
+    },
+    [resumeStream],
+  );
+
+  // The connection failed for good (after retries): show it in the turn. A `409 turn_in_progress`
+  // means another turn of this project is running (another tab, or before a reload): show that one.
   useEffect(() => {
-    if (stream.state.status === 'failed') {
-      const message = stream.state.error ?? 'The connection to the run was lost.';
-      setTurn((t) => (t ? failTurn(t, message) : t));
+    if (stream.state.status !== 'failed') return;
+    const slug = slugRef.current;
+    if (stream.state.httpStatus === 409 && stream.state.errorCode?.includes('turn_in_progress') && slug) {
+      setNotice('Another turn is still running on this project: it is shown below. Send your message when it has finished.');
+      setTurn(null);
+      void runApi.state(slug).then(
+        (st) => {
+          qc.setQueryData(runKeys.state(slug), st);
+          if (st.running_run_id) attach(st.running_run_id);
+        },
+        () => undefined,
+      );
+      return;
     }
-  }, [stream.state.status, stream.state.error]);
+    const message = stream.state.error ?? 'The connection to the run was lost.';
+    setTurn((t) => (t ? failTurn(t, message) : t));
+  }, [stream.state.status, stream.state.error, stream.state.httpStatus, stream.state.errorCode, attach, qc]);
 
   const send = useCallback(
     (params: Omit<StreamParams, 'project_slug'>) => {
       const slug = slugRef.current;
       if (!slug) return;
       counter.current += 1;
+      setNotice(null);
       setTurn(newTurn(`turn-${counter.current}`, params.message, !!params.advance));
       startStream(streamUrl({ ...params, project_slug: slug }));
     },
@@ -106,7 +136,10 @@ export function useTurnStream(projectSlug: string | null) {
     if (slug) void qc.invalidateQueries({ queryKey: runKeys.history(slug) });
   }, [qc, stopStream]);
 
-  const dismiss = useCallback(() => setTurn(null), []);
+  const dismiss = useCallback(() => {
+    setTurn(null);
+    setNotice(null);
+  }, []);
 
   // Switching project abandons the live view (the run itself goes on server-side).
   const shownSlug = useRef(projectSlug);
@@ -115,8 +148,9 @@ export function useTurnStream(projectSlug: string | null) {
     shownSlug.current = projectSlug;
     stopStream();
     setTurn(null);
+    setNotice(null);
     setChangedPaths(new Set());
   }, [projectSlug, stopStream]);
 
-  return { turn, send, stop, dismiss, streaming: stream.active, streamState: stream.state, changedPaths };
+  return { turn, send, attach, notice, stop, dismiss, streaming: stream.active, streamState: stream.state, changedPaths };
 }

@@ -1,9 +1,9 @@
 // Canvas node renderers. Memoised and defined once at module level (nodeTypes must be stable) so a
 // 500-node graph re-renders only the nodes whose data changed.
 import { memo } from 'react';
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { BaseEdge, EdgeLabelRenderer, Handle, Position, getSmoothStepPath, type EdgeProps, type NodeProps } from '@xyflow/react';
 import { Icon } from '../../../shared/components/icon';
-import type { StartFlowNode, StepFlowNode } from '../graph-draft';
+import type { FlowEdge, StartFlowNode, StepFlowNode } from '../graph-draft';
 
 const TYPE_LABEL: Record<string, string> = { agent: 'Agent', gate: 'Gate', branch: 'Branch' };
 
@@ -65,3 +65,37 @@ export const StartNode = memo(function StartNode({ selected, isConnectable }: No
 });
 
 export const nodeTypes = { step: StepNode, start: StartNode };
+
+/**
+ * A loop edge (back to an earlier node) or an edge into the next stage lane: drawn with right angles,
+ * its horizontal run at `data.loopY` — below the nodes it passes (graph-draft.ts, edgeRoute) — so it
+ * never crosses them or hides under the forward edges, and a click on it selects it.
+ */
+export const LoopEdge = memo(function LoopEdge(props: EdgeProps<FlowEdge>) {
+  const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, style, label, selected } = props;
+  const [path, labelX, labelY] = getSmoothStepPath({
+    sourceX,
+    sourceY,
+    targetX,
+    targetY,
+    sourcePosition,
+    targetPosition,
+    borderRadius: 10,
+    offset: 24,
+    ...(data?.loopY !== undefined ? { centerY: data.loopY } : {}),
+  });
+  return (
+    <>
+      <BaseEdge id={id} path={path} markerEnd={markerEnd} style={style} interactionWidth={24} />
+      {label && (
+        <EdgeLabelRenderer>
+          <div className={`edge-label nodrag nopan${selected ? ' selected' : ''}`} style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${data?.loopY ?? labelY}px)` }}>
+            {label}
+          </div>
+        </EdgeLabelRenderer>
+      )}
+    </>
+  );
+});
+
+export const edgeTypes = { loop: LoopEdge };

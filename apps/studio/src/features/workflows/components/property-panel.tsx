@@ -1,5 +1,7 @@
 // The right-hand panel: properties of the selected node or edge (or the pack when nothing is selected).
+import { useMemo } from 'react';
 import { checkCondition } from '@service/workflow-graph';
+import { agentLabels } from '../agent-label';
 import type { Agent, NodeType, Workflow } from '../../../shared/api-types';
 import { Field } from '../../../shared/components/field';
 import {
@@ -59,6 +61,7 @@ function NodeProperties({ node, p }: { node: DraftNode; p: PropertyPanelProps })
         : undefined;
   const artifact = typeof node.config.artifact === 'string' ? node.config.artifact : '';
   const agentKnown = node.agent_id === null || agents.some((a) => a.id === node.agent_id);
+  const labels = useMemo(() => agentLabels(agents), [agents]);
   return (
     <div className="panel-section" data-testid="node-properties">
       <h2 className="panel-title">
@@ -92,9 +95,7 @@ function NodeProperties({ node, p }: { node: DraftNode; p: PropertyPanelProps })
               <option value="">— choose an agent —</option>
               {agents.map((a) => (
                 <option key={a.id} value={a.id}>
-                  {a.name}
-                  {a.role ? ` — ${a.role}` : ''}
-                  {a.is_system ? ' (system)' : ''}
+                  {labels.get(a.id)}
                 </option>
               ))}
               {!agentKnown && <option value={String(node.agent_id)}>Agent #{node.agent_id}</option>}
@@ -256,6 +257,9 @@ export function PropertyPanel(p: PropertyPanelProps) {
             <li>Delete / Backspace — delete the selection</li>
             <li>Ctrl/⌘+Z — undo, Ctrl/⌘+Shift+Z — redo</li>
             <li>Ctrl/⌘+S — save</li>
+            <li>Ctrl/⌘+A — select all nodes</li>
+            <li>Ctrl/⌘+C, Ctrl/⌘+V — copy and paste nodes (with the edges between them)</li>
+            <li>Ctrl/⌘+D — duplicate the selection</li>
             <li>Shift+drag — select an area</li>
           </ul>
         </details>

@@ -1,7 +1,7 @@
 // /studio/workflows/:id — loads the workflow (its record carries the graph) and the visible agents, then
 // mounts the editor. One request for the graph: GET …/workflows/{id} already has nodes, edges and version.
 import { useCallback, useMemo, useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { ReactFlowProvider } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { ErrorState, Loading } from '../../../shared/components/states';
@@ -30,7 +30,20 @@ export function WorkflowEditorPage() {
     setLoadCount((n) => n + 1);
   }, [workflow, agents]);
 
-  if (!valid) return <div className="page"><ErrorState title="Workflow not found" error={new Error(`“${id}” is not a workflow id.`)} /></div>;
+  const back = (
+    <p>
+      <Link to="/studio/workflows" className="btn" data-testid="back-to-workflows">
+        ← Back to workflows
+      </Link>
+    </p>
+  );
+  if (!valid)
+    return (
+      <div className="page">
+        <ErrorState title="Workflow not found" error={new Error(`“${id}” is not a workflow id.`)} />
+        {back}
+      </div>
+    );
   const failed = workflow.error ?? agents.error;
   if (failed) {
     const notFound = isApiError(failed) && failed.status === 404;
@@ -41,6 +54,7 @@ export function WorkflowEditorPage() {
           error={notFound ? new Error('It does not exist, or it belongs to someone else.') : failed}
           onRetry={notFound ? undefined : () => void reload()}
         />
+        {back}
       </div>
     );
   }

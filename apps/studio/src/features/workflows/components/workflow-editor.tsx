@@ -9,6 +9,7 @@ import {
   MarkerType,
   MiniMap,
   ReactFlow,
+  ViewportPortal,
   useReactFlow,
   type Connection,
   type EdgeChange,
@@ -30,8 +31,14 @@ import {
   commit,
   connect,
   createFlowCache,
+  copySelection,
   deleteElements,
   draftFromGraph,
+  pasteClip,
+  freeSpot,
+  NODE_H,
+  NODE_W,
+  stageLanes,
   draftToGraph,
   historyFrom,
   isDirty,
@@ -47,6 +54,7 @@ import {
   undo,
   updateEdge,
   updateNode,
+  type Clip,
   type DraftHistory,
   type FlowEdge,
   type FlowNode,
@@ -57,7 +65,7 @@ import {
   type XY,
 } from '../graph-draft';
 import { useCloneWorkflow, useSaveGraph } from '../hooks/use-workflows';
-import { nodeTypes } from './flow-nodes';
+import { edgeTypes, nodeTypes } from './flow-nodes';
 import { DND_TYPE, NodePalette } from './node-palette';
 import { PropertyPanel } from './property-panel';
 import { StageLegend } from './stage-legend';
@@ -68,8 +76,31 @@ type Banner =
   | { kind: 'blocked'; count: number }
   | { kind: 'error'; message: string };
 
-const NODE_W = 180;
-const NODE_H = 64;
+/** The opening view never zooms out further than this (issue 13: 18 % could not be read). */
+const OPENING_MIN_ZOOM = 0.6;
+
+/** A panel's open/closed state, remembered in localStorage. */
+function usePanel(key: string, initial: boolean): [boolean, () => void] {
+  const [open, setOpen] = useState<boolean>(() => {
+    try {
+      const v = localStorage.getItem(`studio.editor.${key}`);
+      return v === null ? initial : v === '1';
+    } catch {
+      return initial;
+    }
+  });
+  const toggle = useCallback(() => {
+    setOpen((o) => {
+      try {
+        localStorage.setItem(`studio.editor.${key}`, o ? '0' : '1');
+      } catch {
+        // storage unavailable: the choice lasts for this page only
+      }
+      return !o;
+    });
+  }, [key]);
+  return [open, toggle];
+}
 
 function isTextTarget(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
@@ -106,13 +137,19 @@ export function WorkflowEditor({
   const [newStage, setNewStage] = useState<string | null>(stages[0] ?? null);
   const [showProblems, setShowProblems] = useState(false);
   const [reloading, setReloading] = useState(false);
+  const [paletteOpen, togglePalette] = usePanel('palette', true);
+  const [propsOpen, toggleProps] = usePanel('properties', true);
+  const [mapOpen, toggleMap] = usePanel('minimap', false);
 
   const histRef = useRef(hist);
   histRef.current = hist;
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
+  /** Ctrl/⌘+C keeps the copied nodes here (per editor) for Ctrl/⌘+V; Ctrl/⌘+D duplicates at once. */
+  const clipboard = useRef<Clip | null>(null);
   const cache = useRef(createFlowCache());
   const dragKey = useRef<string | null>(null);
   const dragCounter = useRef(0);
-  const addCounter = useRef(0);
   const canvasRef = useRef<HTMLDivElement>(null);
 
   const draft = hist.draft;
@@ -136,7 +173,8 @@ export function WorkflowEditor({
     [stages, agentName, selected, problems, readOnly, measured],
   );
   // Decided once, from the graph as loaded: later edits never move the view on their own.
-  const opening = useMemo(() => openingFocus(hist.draft), []);
+  const opening = useMemo(() => openingFocus(hist.draft, stages), []);
+  const lanes = useMemo(() => stageLanes(draft.nodes, stages), [draft.nodes, stages]);
   const nodes = useMemo(() => toFlowNodes(draft, view, cache.current), [draft, view]);
   const edges = useMemo(() => toFlowEdges(draft, view, cache.current), [draft, view]);
   const stageCounts = useMemo(() => {
@@ -238,8 +276,8 @@ export function WorkflowEditor({
   const addAt = useCallback(
     (type: NodeType, pos: XY) => {
       if (readOnly) return;
-      const spec = { type, position: pos, stage_label: newStage };
       const base = histRef.current.draft;
+      const spec = { type, position: freeSpot(base.nodes, pos), stage_label: newStage };
       const r = addNode(base, spec);
       setHist((h) => commit(h, h.draft === base ? r.draft : addNode(h.draft, spec).draft));
       setSelected(new Set([r.uid]));
@@ -261,8 +299,7 @@ export function WorkflowEditor({
         requestAnimationFrame(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.3, maxZoom: 1.1, duration: 200 })));
         return;
       }
-      const k = addCounter.current++ % 6;
-      addAt(type, { x: Math.round(centre.x - NODE_W / 2 + k * 24), y: Math.round(centre.y - NODE_H / 2 + k * 24) });
+      addAt(type, { x: Math.round(centre.x - NODE_W / 2), y: Math.round(centre.y - NODE_H / 2) });
     },
     [addAt, rf],
   );
@@ -383,7 +420,32 @@ export function WorkflowEditor({
         save();
         return;
       }
-      if (isTextTarget(e.target) || readOnly) return;
+      if (isTextTarget(e.target)) return;
+      if (k === 'a') {
+        // select every node on the canvas, not the page's text
+        e.preventDefault();
+        setSelected(new Set(histRef.current.draft.nodes.map((n) => n.uid)));
+        return;
+      }
+      if (k === 'c') {
+        const clip = copySelection(histRef.current.draft, selectedRef.current);
+        if (clip) {
+          e.preventDefault();
+          clipboard.current = clip;
+          setNotice(null);
+        }
+        return;
+      }
+      if (readOnly) return;
+      if (k === 'v' || k === 'd') {
+        const clip = k === 'd' ? copySelection(histRef.current.draft, selectedRef.current) : clipboard.current;
+        if (!clip) return;
+        e.preventDefault();
+        const r = pasteClip(histRef.current.draft, clip);
+        setHist((h) => commit(h, r.draft));
+        setSelected(new Set(r.uids));
+        return;
+      }
       if (k === 'z' && !e.shiftKey) {
         e.preventDefault();
         doUndo();
@@ -472,6 +534,17 @@ export function WorkflowEditor({
               </button>
             </>
           )}
+          {!readOnly && (
+            <button type="button" className="btn btn-small" onClick={togglePalette} aria-pressed={paletteOpen} data-testid="toggle-palette" title="Show or hide the node palette">
+              Palette
+            </button>
+          )}
+          <button type="button" className="btn btn-small" onClick={toggleProps} aria-pressed={propsOpen} data-testid="toggle-properties" title="Show or hide the properties panel">
+            Properties
+          </button>
+          <button type="button" className="btn btn-small" onClick={toggleMap} aria-pressed={mapOpen} data-testid="toggle-minimap" title="Show or hide the mini map">
+            Map
+          </button>
           <button type="button" className="btn btn-small" onClick={fit} data-testid="fit-view">
             Fit view
           </button>
@@ -538,8 +611,12 @@ export function WorkflowEditor({
         )}
       </div>
 
-      <div className={`editor-body${readOnly ? ' editor-body-readonly' : ''}`}>
-        {!readOnly && <NodePalette onAdd={addAtCentre} disabled={readOnly} stages={stages} stage={newStage} onStageChange={setNewStage} />}
+      <div
+        className="editor-body"
+        style={{ gridTemplateColumns: `${!readOnly && paletteOpen ? 'var(--palette-w) ' : ''}minmax(0, 1fr)${propsOpen ? ' var(--props-w)' : ''}` }}
+        data-testid="editor-body"
+      >
+        {!readOnly && paletteOpen && <NodePalette onAdd={addAtCentre} disabled={readOnly} stages={stages} stage={newStage} onStageChange={setNewStage} />}
         <div className="canvas-wrap">
           {showProblems && (
             <div className="problems-popover" role="region" aria-label="Problems" data-testid="problems-list">
@@ -574,6 +651,7 @@ export function WorkflowEditor({
               nodes={nodes}
               edges={edges}
               nodeTypes={nodeTypes}
+              edgeTypes={edgeTypes}
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
               onConnect={onConnect}
@@ -597,15 +675,33 @@ export function WorkflowEditor({
               elementsSelectable
               onlyRenderVisibleElements
               fitView
-              fitViewOptions={opening ? { padding: 0.2, maxZoom: 1.2, nodes: opening } : { padding: 0.2, maxZoom: 1.2 }}
+              fitViewOptions={opening ? { padding: 0.2, maxZoom: 1.2, minZoom: OPENING_MIN_ZOOM, nodes: opening } : { padding: 0.2, maxZoom: 1.2, minZoom: OPENING_MIN_ZOOM }}
               minZoom={0.05}
               maxZoom={2}
               defaultEdgeOptions={{ markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } }}
               aria-label="Workflow graph"
+              colorMode="system"
             >
               <Background gap={20} size={1} />
+              <ViewportPortal>
+                <div className="stage-lanes" aria-hidden="true">
+                  {lanes.map((l) => (
+                    <div
+                      key={l.stage}
+                      className="stage-lane"
+                      data-testid="stage-lane"
+                      data-stage={l.stage}
+                      style={{ transform: `translate(${l.x}px, ${l.y}px)`, width: l.width, height: l.height, ['--stage-color' as string]: l.color }}
+                    >
+                      <span className="stage-lane-label">{l.stage}</span>
+                    </div>
+                  ))}
+                </div>
+              </ViewportPortal>
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable nodeColor={(n) => (n.type === 'step' ? (n.data as { color: string }).color : '#1e293b')} ariaLabel="Mini map" />
+              {mapOpen && (
+                <MiniMap pannable zoomable position="top-right" nodeColor={(n) => (n.type === 'step' ? (n.data as { color: string }).color : '#1e293b')} ariaLabel="Mini map" />
+              )}
             </ReactFlow>
             {draft.nodes.length === 0 && (
               <div className="canvas-empty" data-testid="canvas-empty">
@@ -616,7 +712,7 @@ export function WorkflowEditor({
           </div>
           <StageLegend stages={stages} counts={stageCounts} />
         </div>
-        <PropertyPanel
+        {propsOpen && <PropertyPanel
           workflow={workflow}
           draft={draft}
           selected={selected}
@@ -629,7 +725,7 @@ export function WorkflowEditor({
           onEdgeChange={onEdgeChange}
           onMoveEdge={onMoveEdge}
           onDelete={removeElements}
-        />
+        />}
       </div>
 
       <ConfirmDialog

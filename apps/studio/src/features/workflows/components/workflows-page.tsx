@@ -13,7 +13,8 @@ import { downloadJson } from '../../../shared/download';
 import { formatDate } from '../../../shared/format';
 import { errorMessage, isApiError } from '../../../shared/http';
 import { useDocumentTitle } from '../../../shared/use-document-title';
-import { useCloneWorkflow, useDeleteWorkflow, useExportWorkflow, useImportWorkflow, useWorkflows } from '../hooks/use-workflows';
+import { CloneWorkflowForm, WorkflowSettingsForm } from './workflow-settings-form';
+import { useDeleteWorkflow, useExportWorkflow, useImportWorkflow, useWorkflows } from '../hooks/use-workflows';
 import { CreateWorkflowForm } from './create-workflow-form';
 
 function count(v: number | unknown[] | undefined): number {
@@ -24,7 +25,6 @@ export function WorkflowsPage() {
   useDocumentTitle('Workflows');
   const workflows = useWorkflows();
   const del = useDeleteWorkflow();
-  const clone = useCloneWorkflow();
   const exp = useExportWorkflow();
   const imp = useImportWorkflow();
   const toast = useToast();
@@ -34,6 +34,8 @@ export function WorkflowsPage() {
   const [deleting, setDeleting] = useState<Workflow | null>(null);
   const [importError, setImportError] = useState<{ message: string; items: string[] } | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
+  const [editing, setEditing] = useState<Workflow | null>(null);
+  const [cloning, setCloning] = useState<Workflow | null>(null);
 
   const onImportFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -74,17 +76,7 @@ export function WorkflowsPage() {
     });
   };
 
-  const onClone = (w: Workflow) => {
-    setBusyId(w.id);
-    clone.mutate(
-      { id: w.id },
-      {
-        onSuccess: (c) => toast.show(`Cloned “${w.name}” as “${c.name}”`),
-        onError: (err) => toast.show(`Clone failed: ${errorMessage(err)}`, 'error'),
-        onSettled: () => setBusyId(null),
-      },
-    );
-  };
+  const onClone = (w: Workflow) => setCloning(w);
 
   const actions = (
     <>
@@ -180,6 +172,11 @@ export function WorkflowsPage() {
                         Export
                       </button>
                       {!w.is_system && (
+                        <button type="button" className="btn btn-small" onClick={() => setEditing(w)} data-testid="workflow-settings" aria-label={`Settings of ${w.name}`}>
+                          Settings
+                        </button>
+                      )}
+                      {!w.is_system && (
                         <button
                           type="button"
                           className="btn btn-small btn-danger-ghost"
@@ -210,6 +207,33 @@ export function WorkflowsPage() {
               setCreating(false);
               toast.show(`Created “${w.name}”`);
               void navigate(`/studio/workflows/${w.id}`);
+            }}
+          />
+        )}
+      </Drawer>
+
+      <Drawer open={editing !== null} title={`Settings of “${editing?.name ?? ''}”`} onClose={() => setEditing(null)} testId="workflow-settings-drawer">
+        {editing && (
+          <WorkflowSettingsForm
+            workflow={editing}
+            onCancel={() => setEditing(null)}
+            onSaved={(w) => {
+              setEditing(null);
+              toast.show(`Saved “${w.name}”`);
+            }}
+          />
+        )}
+      </Drawer>
+
+      <Drawer open={cloning !== null} title={`Clone “${cloning?.name ?? ''}”`} onClose={() => setCloning(null)} testId="workflow-clone-drawer">
+        {cloning && (
+          <CloneWorkflowForm
+            workflow={cloning}
+            onCancel={() => setCloning(null)}
+            onCloned={(c) => {
+              const from = cloning.name;
+              setCloning(null);
+              toast.show(`Cloned “${from}” as “${c.name}”`);
             }}
           />
         )}
