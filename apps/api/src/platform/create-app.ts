@@ -26,6 +26,8 @@ import { studioPages } from './http/studio-pages';
 import { buildOpenApi, mountOpenApi } from './openapi';
 
 const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+/** LOG_LEVEL order, to filter the embedded server's lines (they start before the app's logger exists). */
+const LEVELS: Record<string, number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4, fatal: 5, silent: 6 };
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface CreatedApp {
@@ -49,9 +51,12 @@ export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logg
   const config = { ...loadConfig(), ...overrides };
   // the embedded server (no DATABASE_URL) starts before anything else and stops when the app closes
   const pgLog = new Logger('Postgres');
-  const pgLine = (line: string) =>
-    /\b(ERROR|FATAL|PANIC):/.test(line) ? pgLog.error(line) : /\bWARNING:/.test(line) ? pgLog.warn(line) : pgLog.debug(line);
-  const db = await openDatabase(config, config.logLevel === 'silent' ? undefined : pgLine);
+  const minLevel = LEVELS[config.logLevel] ?? LEVELS.info;
+  const pgLine = (line: string) => {
+    const level = /\b(ERROR|FATAL|PANIC):/.test(line) ? 'error' : /\bWARNING:/.test(line) ? 'warn' : 'debug';
+    if (LEVELS[level] >= minLevel) pgLog[level](line);
+  };
+  const db = await openDatabase(config, pgLine);
   try {
     return await buildApp(config, db, opts);
   } catch (err) {

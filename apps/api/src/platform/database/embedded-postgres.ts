@@ -208,7 +208,10 @@ export class EmbeddedPostgres {
     process.off('exit', this.onExit);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGINT');
-      const done = await Promise.race([this.exited!.then(() => true), sleep(STOP_TIMEOUT_MS).then(() => false)]);
+      // a plain race with sleep() would keep Node's event loop alive for the whole timeout
+      let timer: NodeJS.Timeout | undefined;
+      const done = await Promise.race([this.exited!.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_TIMEOUT_MS)))]);
+      clearTimeout(timer);
       if (!done) {
         child.kill('SIGQUIT');
         await this.exited;
@@ -317,7 +320,8 @@ export class EmbeddedPostgres {
         if (!line.trim()) continue;
         this.logTail.push(line);
         if (this.logTail.length > 20) this.logTail.shift();
-        this.opts.onLog?.(line);
+        // our own readiness probe, answered while the server starts: not news
+        if (!/the database system is starting up/.test(line)) this.opts.onLog?.(line);
       }
     });
     child.unref();
