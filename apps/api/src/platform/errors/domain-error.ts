@@ -15,6 +15,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   forbidden: 403,
   'record.system_readonly': 403,
   'origin.cross_site': 403,
+  'origin.untrusted_host': 403,
   not_found: 404,
   conflict: 409,
   'setup.already_done': 409,
