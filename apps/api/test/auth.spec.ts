@@ -194,6 +194,29 @@ describe('auth', () => {
     assert.equal((await bob.get('/auth/me')).status, 401, 'a deleted user is logged out');
     assert.equal((await bobBearer.get('/auth/me')).status, 401, "a deleted user's token stops working at once");
   });
+
+  test('deleting a user who owns records: 409 naming them, then ?cascade=true deletes them all', async () => {
+    const dan = await newUser(t.url, admin, 'dan');
+    const model = await dan.post('/studio/api/models', { label: 'M', provider: 'custom', model_id: 'm-1', api_base: 'http://127.0.0.1:9/v1' });
+    assert.equal(model.status, 201, model.text);
+    const agent = await dan.post('/studio/api/agents', { name: 'A', role: 'writer', model_id: model.body.id });
+    assert.equal(agent.status, 201, agent.text);
+    const pack = await dan.post('/studio/api/workflows', { name: 'Dan pack', domain: 'pdlc' });
+    const g = await dan.put(`/studio/api/workflows/${pack.body.id}/graph`, { nodes: [{ node_key: 'a', type: 'agent', agent_id: agent.body.id, stage_label: 'discover' }], edges: [{ from_node: 'start', to_node: 'a' }] });
+    assert.equal(g.status, 200, g.text);
+    assert.equal((await dan.put('/agent/workflows/dans', { domain: 'pdlc', stage: 'discover', pack_id: pack.body.id })).status, 200);
+    const danId = (await admin.get('/studio/api/users')).body.find((u: { username: string }) => u.username === 'dan').id;
+
+    const refused = await admin.delete(`/studio/api/users/${danId}`);
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.body.code, 'user.owns_records');
+    assert.match(refused.body.detail, /dan owns 1 project, 1 pack, 1 agent, 1 model\. Delete with \?cascade=true/);
+    assert.equal((await dan.get('/auth/me')).status, 200, 'nothing was deleted');
+
+    assert.equal((await admin.delete(`/studio/api/users/${danId}?cascade=true`)).status, 204);
+    assert.equal((await dan.get('/auth/me')).status, 401);
+    assert.ok(!(await admin.get('/studio/api/users')).body.some((u: { username: string }) => u.username === 'dan'));
+  });
 });
 
 describe('request rules', () => {

@@ -21,6 +21,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'setup.already_done': 409,
   'record.duplicate': 409,
   'record.referenced': 409,
+  'user.owns_records': 409,
   'graph.stale_version': 409,
   'workflow.last_stage': 409,
   'run.not_running': 409,
