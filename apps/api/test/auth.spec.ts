@@ -1,7 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN, createTestDb, startApp, type TestApp } from './support/app';
+import { request as httpRequest } from 'node:http';
 import { Client, newUser } from './support/http';
+
+/** A POST with a Host header of our choosing (fetch always sends the URL's host), as a rebound page's request arrives. */
+function postWithHost(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  const u = new URL(url);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: u.hostname, port: u.port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 const isProblem = (r: { headers: Headers }) => assert.match(r.headers.get('content-type') ?? '', /^application\/problem\+json/);
 
@@ -32,6 +49,27 @@ describe('first-run setup', () => {
     assert.equal(again.status, 409);
     isProblem(again);
     assert.deepEqual((await new Client(t.url).get('/auth/setup')).body, { needed: false }, 'anyone may ask; the answer is only a boolean');
+  });
+});
+
+describe('first-run setup and DNS rebinding', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp({ config: { adminUsername: null, adminPassword: null, allowedOrigins: ['https://studio.example.com'] } });
+  });
+  after(() => t.close());
+
+  test('a page under another host name (rebound to this server) cannot create the first user; localhost, IPs and ALLOWED_ORIGINS hosts can', async () => {
+    const port = new URL(t.url).port;
+    const rebound = { host: `evil.example:${port}`, origin: `http://evil.example:${port}`, 'sec-fetch-site': 'same-origin' };
+    const r = await postWithHost(t.url, '/auth/setup', { username: 'attacker', password: 'attacker-password' }, rebound);
+    assert.equal(r.status, 403, JSON.stringify(r.body));
+    assert.equal(r.body.code, 'origin.untrusted_host');
+    assert.deepEqual((await new Client(t.url).get('/auth/setup')).body, { needed: true });
+    for (const host of ['studio.example.com', `localhost:${port}`, `[::1]:${port}`]) {
+      const ok = await postWithHost(t.url, '/auth/setup', { username: 'owner', password: 'owner-password' }, { host });
+      assert.equal(ok.status, host === 'studio.example.com' ? 201 : 409, `${host}: ${JSON.stringify(ok.body)}`);
+    }
   });
 });
 
@@ -155,6 +193,29 @@ describe('auth', () => {
     assert.equal((await admin.delete(`/studio/api/users/${bobId}`)).status, 204);
     assert.equal((await bob.get('/auth/me')).status, 401, 'a deleted user is logged out');
     assert.equal((await bobBearer.get('/auth/me')).status, 401, "a deleted user's token stops working at once");
+  });
+
+  test('deleting a user who owns records: 409 naming them, then ?cascade=true deletes them all', async () => {
+    const dan = await newUser(t.url, admin, 'dan');
+    const model = await dan.post('/studio/api/models', { label: 'M', provider: 'custom', model_id: 'm-1', api_base: 'http://127.0.0.1:9/v1' });
+    assert.equal(model.status, 201, model.text);
+    const agent = await dan.post('/studio/api/agents', { name: 'A', role: 'writer', model_id: model.body.id });
+    assert.equal(agent.status, 201, agent.text);
+    const pack = await dan.post('/studio/api/workflows', { name: 'Dan pack', domain: 'pdlc' });
+    const g = await dan.put(`/studio/api/workflows/${pack.body.id}/graph`, { nodes: [{ node_key: 'a', type: 'agent', agent_id: agent.body.id, stage_label: 'discover' }], edges: [{ from_node: 'start', to_node: 'a' }] });
+    assert.equal(g.status, 200, g.text);
+    assert.equal((await dan.put('/agent/workflows/dans', { domain: 'pdlc', stage: 'discover', pack_id: pack.body.id })).status, 200);
+    const danId = (await admin.get('/studio/api/users')).body.find((u: { username: string }) => u.username === 'dan').id;
+
+    const refused = await admin.delete(`/studio/api/users/${danId}`);
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.body.code, 'user.owns_records');
+    assert.match(refused.body.detail, /dan owns 1 project, 1 pack, 1 agent, 1 model\. Delete with \?cascade=true/);
+    assert.equal((await dan.get('/auth/me')).status, 200, 'nothing was deleted');
+
+    assert.equal((await admin.delete(`/studio/api/users/${danId}?cascade=true`)).status, 204);
+    assert.equal((await dan.get('/auth/me')).status, 401);
+    assert.ok(!(await admin.get('/studio/api/users')).body.some((u: { username: string }) => u.username === 'dan'));
   });
 });
 

@@ -1760,7 +1760,10 @@ export interface operations {
     };
     Users_remove: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also delete the projects, packs, agents, skills and models the user owns */
+                cascade?: "true";
+            };
             header?: never;
             path: {
                 id: number;
@@ -1770,6 +1773,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `user.owns_records` (named in the detail) without `cascade=true`, or a turn of theirs is running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

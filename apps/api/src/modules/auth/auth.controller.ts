@@ -1,9 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { promisify } from 'node:util';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { DbIdPipe } from '../../platform/database/db-id';
+import { DomainError } from '../../platform/errors/domain-error';
+import { isTrustedHost } from '../../platform/http/body';
 import { CurrentUser, Public } from './auth.decorators';
 import { LocalLoginGuard, LoginBodyGuard, RateLimitGuard } from './auth.guards';
 import { AuthService } from './auth.service';
@@ -13,7 +16,10 @@ import type { AuthUser } from './user.entity';
 @ApiTags('auth')
 @Controller('auth')
 export class AuthController {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly auth: AuthService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /** Lets the studio open on the owner-account form on a fresh install. */
   @Public()
@@ -27,6 +33,12 @@ export class AuthController {
   @Post('setup')
   @ApiCreatedResponse({ type: UserView, description: 'The first user (an admin), logged in.' })
   async setup(@Body() dto: CredentialsDto, @Req() req: Request) {
+    if (!isTrustedHost(req, this.config.allowedOrigins)) {
+      throw new DomainError(
+        'origin.untrusted_host',
+        'First-run setup answers only on localhost, an IP address or a host listed in ALLOWED_ORIGINS (a defence against DNS rebinding): open the studio by one of those, or set ADMIN_USERNAME and ADMIN_PASSWORD.',
+      );
+    }
     const user = await this.auth.setup(dto.username, dto.password);
     await promisify(req.login.bind(req))(user);
     return user;

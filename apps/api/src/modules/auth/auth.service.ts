@@ -8,6 +8,15 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { AccessToken } from './access-token.entity';
 import { User, type AuthUser } from './user.entity';
 
+/** Records a user owns, in the order they can be deleted (RESTRICT keys: projects → packs → agents → models). */
+const OWNED: Array<[table: string, one: string, many: string]> = [
+  ['projects', 'project', 'projects'],
+  ['workflows', 'pack', 'packs'],
+  ['agents', 'agent', 'agents'],
+  ['skills', 'skill', 'skills'],
+  ['models', 'model', 'models'],
+];
+
 const ARGON: argon2.HashOptions & { raw?: false } = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 const INVALID = () => new DomainError('auth.invalid_credentials', 'Wrong username or password.');
 const TOKEN_PREFIX = 'aws_';
@@ -92,12 +101,32 @@ export class AuthService {
     return this.users.find({ order: { id: 'ASC' } });
   }
 
-  async deleteUser(actor: AuthUser, id: number) {
+  /**
+   * Deletes a user (docs/API.md "Auth"). A user who owns records is `409 user.owns_records` naming what
+   * they own, unless `cascade` confirms deleting those records too — in one transaction, in the order the
+   * RESTRICT keys need (projects, packs, agents, skills, models). A user with a turn running is `409`.
+   * The user's row lock also holds off turn admission (run-admission.ts) meanwhile.
+   */
+  async deleteUser(actor: AuthUser, id: number, cascade = false) {
     if (actor.id === id) throw new DomainError('conflict', 'You cannot delete your own account.');
-    const res = await this.users.delete({ id });
+    await this.ds.transaction(async (m) => {
+      const [user]: Array<{ username: string }> = await m.query('SELECT username FROM users WHERE id = $1 FOR UPDATE', [id]);
+      if (!user) throw new DomainError('not_found', 'User not found');
+      const [owned]: Array<Record<string, number>> = await m.query(
+        `SELECT ${OWNED.map(([table]) => `(SELECT count(*) FROM ${table} WHERE owner_id = $1)::int AS ${table}`).join(', ')},
+                (SELECT count(*) FROM runs WHERE owner_id = $1 AND state = 'running')::int AS running`,
+        [id],
+      );
+      if (owned.running) throw new DomainError('conflict', `User ${user.username} has ${owned.running} turn(s) running: cancel them, or delete the user when they end.`);
+      const parts = OWNED.filter(([table]) => owned[table] > 0).map(([table, one, many]) => `${owned[table]} ${owned[table] === 1 ? one : many}`);
+      if (parts.length && !cascade) {
+        throw new DomainError('user.owns_records', `User ${user.username} owns ${parts.join(', ')}. Delete with ?cascade=true to delete these records with the user.`);
+      }
+      for (const [table] of OWNED) if (owned[table]) await m.query(`DELETE FROM ${table} WHERE owner_id = $1`, [id]);
+      await m.query('DELETE FROM users WHERE id = $1', [id]);
+    });
     this.tokenCache.clear();
     this.tokenGeneration++;
-    if (!res.affected) throw new DomainError('not_found', 'User not found');
   }
 
   /** ADMIN_USERNAME/ADMIN_PASSWORD at boot: create the admin, or reset its password. */

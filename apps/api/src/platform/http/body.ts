@@ -4,6 +4,7 @@
  * body or query (400), and a same-origin check for state-changing requests (403). With SameSite cookies, JSON-only + Origin is the CSRF defence.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { isIP } from 'node:net';
 import { problem, sendProblem } from '../errors/problem';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -46,6 +47,32 @@ export function isCrossSiteGet(req: Request, allowed: string[]): boolean {
   if (site === 'same-site') return !(from && allowed.includes(from));
   if (site === 'same-origin' || site === 'none') return false;
   return from !== null && !trusted(from);
+}
+
+/**
+ * Whether the request's `Host` is one a DNS-rebinding page cannot take (docs/API.md "Auth"): `localhost`
+ * (and `*.localhost`), an IP address, or the host of an ALLOWED_ORIGINS entry. A rebinding page is served
+ * under the attacker's own name, which then resolves to this server, so its requests carry that name.
+ * The raw `Host` header is used, never X-Forwarded-Host (a page can set that one).
+ */
+export function isTrustedHost(req: Request, allowed: string[]): boolean {
+  const host = (req.headers.host ?? '').toLowerCase();
+  let name: string;
+  try {
+    name = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  if (!name) return false;
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  if (isIP(name.replace(/^\[|\]$/g, '')) !== 0) return true;
+  return allowed.some((o) => {
+    try {
+      return new URL(o).host.toLowerCase() === host || new URL(o).hostname.toLowerCase() === name;
+    } catch {
+      return false;
+    }
+  });
 }
 
 export function originCheck(allowed: string[]) {
