@@ -95,7 +95,7 @@ describe('/agent/workflows', () => {
     test('PUT binds pack and stage, creating the project (name = slug); GET returns the same state', async () => {
       const r = await a.put('/agent/workflows/beta', { domain: 'agent-test', stage: 'build', pack_id: sysId });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body, { project_slug: 'beta', domain: 'agent-test', stage: 'build', pack_id: sysId, stages: STAGES, awaiting_gate: null });
+      assert.deepEqual(r.body, { project_slug: 'beta', domain: 'agent-test', stage: 'build', pack_id: sysId, stages: STAGES, awaiting_gate: null, running_run_id: null });
       const g = await a.get('/agent/workflows/beta');
       assert.equal(g.status, 200);
       assert.deepEqual(g.body, r.body);
@@ -106,11 +106,11 @@ describe('/agent/workflows', () => {
 
     test('PUT rebinds an existing project: another stage, another (own) pack', async () => {
       await a.post('/studio/api/projects', { slug: 'existing', name: 'Existing project' });
-      assert.deepEqual((await a.get('/agent/workflows/existing')).body, { project_slug: 'existing', domain: null, stage: null, pack_id: null, stages: [], awaiting_gate: null });
+      assert.deepEqual((await a.get('/agent/workflows/existing')).body, { project_slug: 'existing', domain: null, stage: null, pack_id: null, stages: [], awaiting_gate: null, running_run_id: null });
       const s1 = await a.put('/agent/workflows/existing', { domain: 'agent-test', stage: 'verify', pack_id: sysId });
       assert.equal(s1.body.stage, 'verify');
       const s2 = await a.put('/agent/workflows/existing', { domain: 'agent-test', stage: 'final', pack_id: mine.id });
-      assert.deepEqual(s2.body, { project_slug: 'existing', domain: 'agent-test', stage: 'final', pack_id: mine.id, stages: ['draft', 'final'], awaiting_gate: null });
+      assert.deepEqual(s2.body, { project_slug: 'existing', domain: 'agent-test', stage: 'final', pack_id: mine.id, stages: ['draft', 'final'], awaiting_gate: null, running_run_id: null });
       assert.equal((await a.get('/studio/api/projects/existing')).body.name, 'Existing project', 'binding keeps the name');
     });
 
@@ -215,7 +215,7 @@ describe('/agent/workflows', () => {
 
     test('stateOf reports the bound pack\'s stages', async () => {
       const p = await projects.findOwned(alice, 'chat-domain');
-      assert.deepEqual(await projects.stateOf(p), { project_slug: 'chat-domain', domain: 'agent-test', stage: 'scope', pack_id: sysId, stages: STAGES, awaiting_gate: null });
+      assert.deepEqual(await projects.stateOf(p), { project_slug: 'chat-domain', domain: 'agent-test', stage: 'scope', pack_id: sysId, stages: STAGES, awaiting_gate: null, running_run_id: null });
       await assert.rejects(projects.findOwned(await me(b), 'chat-pack'), (e: { status: number }) => e.status === 404);
     });
   });

@@ -107,7 +107,7 @@ describe('workflows', () => {
   after(() => t.close());
 
   describe('the seeded system PDLC pack', () => {
-    test('has six stages, an agent per stage with its artifact, and gates between stages, laid out left to right', async () => {
+    test('has six stages, an agent per stage with its artifact, and gates between stages, laid out in stage lanes', async () => {
       const r = await alice.get(`${API}/${pdlcId}`);
       expectStatus(r, 200);
       const w = r.body;
@@ -132,9 +132,15 @@ describe('workflows', () => {
       ]);
       const gates = w.nodes.filter((n: Node) => n.type === 'gate').map((n: Node) => n.stage_label);
       assert.deepEqual(gates, PDLC.slice(0, 5));
-      const xs = w.nodes.map((n: Node) => n.position_x);
-      assert.deepEqual([...xs].sort((a, b) => a - b), xs, 'left to right');
-      assert.equal(new Set(xs).size, xs.length);
+      // one lane per stage, top to bottom; in each lane the agent, then its gate to the right
+      const at = (key: string) => w.nodes.find((n: Node) => n.node_key === key) as Node;
+      const lanes = PDLC.map((stage) => at(stage).position_y);
+      assert.deepEqual([...lanes].sort((a, b) => a - b), lanes, 'stages top to bottom');
+      assert.equal(new Set(lanes).size, PDLC.length, 'one lane per stage');
+      for (const stage of PDLC.slice(0, 5)) {
+        assert.equal(at(`${stage}-gate`).position_y, at(stage).position_y, `${stage}: gate in the agent's lane`);
+        assert.ok(at(`${stage}-gate`).position_x > at(stage).position_x, `${stage}: gate right of the agent`);
+      }
       assert.deepEqual(w.edges[0], { from_node: 'start', to_node: 'discover', condition: null });
       assert.equal(w.edges.length, 11);
       for (let i = 1; i < keys.length; i++) assert.deepEqual(w.edges[i], { from_node: keys[i - 1], to_node: keys[i], condition: null });

@@ -129,6 +129,10 @@ describe('studio (browser)', () => {
       assert.equal(node?.stage_label, 'design');
       assert.ok(graph.edges.some((e: { from_node: string; to_node: string }) => e.from_node === 'design' && e.to_node === key));
       await page.reload();
+      // the editor opens on the current stage (only what is in view is drawn): fit the whole graph first
+      await page.locator('[data-testid="flow-node"]').first().waitFor();
+      await page.getByTestId('fit-view').click();
+      await page.waitForTimeout(400); // fit-view animates
       await page.locator(dst).waitFor();
       assert.equal(await page.locator('.react-flow__edge').count(), edgesBefore + 1);
       assert.deepEqual(consoleErrors, []);

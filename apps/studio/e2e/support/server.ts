@@ -80,7 +80,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     } catch {
       /* not up yet */
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${logs.join('')}`);
+    if (Date.now() > deadline) {
+      // do not leave it running: its open pipes would keep the test process alive after the failure
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${logs.join('')}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
