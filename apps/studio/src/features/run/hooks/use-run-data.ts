@@ -89,6 +89,8 @@ export function useDeleteProject() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (slug: string) => runApi.deleteProject(slug),
+    // stop reads of the project in flight, so none of them comes back 404 after the delete
+    onMutate: (slug: string) => qc.cancelQueries({ predicate: (q) => q.queryKey.includes(slug) }),
     // The page leaves the project first (see ProjectActions); its cached data is dropped after that, so
     // nothing asks the server for a project that no longer exists.
     onSuccess: () => qc.invalidateQueries({ queryKey: runKeys.projects() }),
@@ -99,6 +101,7 @@ export function useDeleteFile(slug: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (path: string) => runApi.deleteFile(slug, path),
+    onMutate: (path: string) => qc.cancelQueries({ queryKey: runKeys.file(slug, path) }),
     onSuccess: (_r, path) => {
       // the file is gone: drop its content and revisions instead of asking for them again (a 404)
       qc.removeQueries({ queryKey: runKeys.file(slug, path), exact: true });
