@@ -10,7 +10,7 @@ type Schemas = components['schemas'];
 export type Schema<K extends keyof Schemas> = Schemas[K];
 export type Problem = Schemas['Problem'];
 
-/** The 14 events of GET /agent/stream, in the order SPEC §6a lists them. */
+/** The 14 events of GET /agent/stream, in the order docs/API.md lists them. */
 export const STREAM_EVENTS = [
   'status',
   'pack',

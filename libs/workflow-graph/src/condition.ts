@@ -1,4 +1,4 @@
-// The branch condition language (SPEC §6.4): a tokenizer, a hand-written recursive-descent parser to a
+// The branch condition language (docs/API.md): a tokenizer, a hand-written recursive-descent parser to a
 // small AST, and an evaluator over {reply, stage, files}. Nothing here ever reaches eval/Function: the
 // only names a condition can use are the three identifiers and the functions in FUNCTIONS.
 

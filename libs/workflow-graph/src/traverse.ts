@@ -1,4 +1,4 @@
-// Walking a validated graph (SPEC §6.2–6.3): outgoing edges in order, the entry node of a stage,
+// Walking a validated graph (docs/API.md): outgoing edges in order, the entry node of a stage,
 // and the next node after a visited one. The runtime builds one GraphIndex per turn and reuses it.
 
 import { evaluateCondition, parseCondition, type ConditionAst, type ConditionContext } from './condition';

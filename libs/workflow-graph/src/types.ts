@@ -1,4 +1,4 @@
-// The shape of a workflow graph (SPEC §4) shared by the API, the runtime and the studio canvas.
+// The shape of a workflow graph (docs/API.md) shared by the API, the runtime and the studio canvas.
 
 export const NODE_TYPES = ['agent', 'gate', 'branch'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];

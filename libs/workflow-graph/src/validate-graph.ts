@@ -1,4 +1,4 @@
-// Graph validation (SPEC §4): turns untrusted JSON into a normalised Graph, or field problems.
+// Graph validation (docs/API.md): turns untrusted JSON into a normalised Graph, or field problems.
 // The API runs it inside the save transaction; the studio runs the same function to mark the canvas.
 // Everything is indexed with Maps and Sets so 2,000 nodes and 5,000 edges stay well under 50 ms.
 

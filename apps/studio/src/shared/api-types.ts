@@ -1,4 +1,4 @@
-// Every record and payload type the studio exchanges with the API, written from docs SPEC §2–§6a.
+// Every record and payload type the studio exchanges with the API, written from docs docs/API.md§6a.
 // Kept in this one file on purpose: it will be replaced by types generated from /openapi.json
 // (libs/contracts), so nothing else in the studio declares wire shapes.
 
@@ -9,7 +9,7 @@ export interface FieldError {
   message: string;
 }
 
-/** RFC 9457 problem document (SPEC §3). */
+/** RFC 9457 problem document (docs/API.md). */
 export interface Problem {
   type: string;
   title: string;
@@ -159,7 +159,7 @@ export interface WorkflowGraph {
   nodes: GraphNode[];
   edges: GraphEdge[];
   version: number;
-  /** Non-blocking problems, returned by a save (SPEC §4). */
+  /** Non-blocking problems, returned by a save (docs/API.md). */
   warnings?: GraphWarning[];
 }
 
@@ -295,7 +295,7 @@ export interface HistoryMessage {
   agent_id: number | null;
   tool_calls: ToolCallSummary[] | null;
   created_at: string;
-  /** e.g. `interrupted` for a run cut short by a restart (SPEC §6.5), if the API sends it. */
+  /** e.g. `interrupted` for a run cut short by a restart (docs/API.md), if the API sends it. */
   state?: string;
 }
 

@@ -1,5 +1,5 @@
 // The studio's one HTTP client: same-origin cookies, JSON bodies, problem+json errors as ApiError,
-// and a 401 on a studio page sends the user to the login page (SPEC §2, §3).
+// and a 401 on a studio page sends the user to the login page (docs/API.md, §3).
 import type { FieldError, Problem } from './api-types';
 
 export class ApiError extends Error {

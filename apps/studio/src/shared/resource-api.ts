@@ -1,4 +1,4 @@
-// CRUD calls and query-key factories for the studio's list/create/update/delete resources (SPEC §4).
+// CRUD calls and query-key factories for the studio's list/create/update/delete resources (docs/API.md).
 import { http } from './http';
 
 export interface ResourceApi<T, I> {

@@ -1,4 +1,4 @@
-// The tool names an agent or skill may be allowed to use (SPEC §7.3).
+// The tool names an agent or skill may be allowed to use (docs/API.md).
 import type { ToolName } from './api-types';
 
 export const TOOL_NAMES: readonly ToolName[] = ['list_files', 'read_file', 'write_file', 'edit_file', 'search_files'];

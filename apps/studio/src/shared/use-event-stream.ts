@@ -1,4 +1,4 @@
-// The one place the studio opens an SSE stream (SPEC §6a). It reads `GET /agent/stream` with fetch +
+// The one place the studio opens an SSE stream (docs/API.md). It reads `GET /agent/stream` with fetch +
 // eventsource-parser (not EventSource: we need credentials control, problem+json on errors, and the
 // Last-Event-ID header on resume). If the connection drops before `close`, it resumes from the last
 // event id with backoff; sse-state.ts dedupes by seq so no event is lost or delivered twice.

@@ -1,4 +1,4 @@
-/** /studio/api/models: bound language-model endpoints (SPEC §4). */
+/** /studio/api/models: bound language-model endpoints (docs/API.md). */
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';

@@ -1,4 +1,4 @@
-/** /agent/workflows: the pack list (public) and a project's workflow state (SPEC §5). */
+/** /agent/workflows: the pack list (public) and a project's workflow state (docs/API.md). */
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, OptionalUser, Public } from '../auth/auth.decorators';

@@ -6,7 +6,7 @@ export interface AwaitingGate {
   next_stage: string | null;
 }
 
-/** A project: a workspace of files, a chat history and its workflow state (SPEC §5). Always user-owned. */
+/** A project: a workspace of files, a chat history and its workflow state (docs/API.md). Always user-owned. */
 @Entity('projects')
 export class Project {
   @PrimaryGeneratedColumn() id: number;

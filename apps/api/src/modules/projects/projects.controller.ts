@@ -1,4 +1,4 @@
-/** /studio/api/projects: projects and their workspace files with revisions (SPEC §5). */
+/** /studio/api/projects: projects and their workspace files with revisions (docs/API.md). */
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';

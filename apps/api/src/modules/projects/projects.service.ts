@@ -1,5 +1,5 @@
 /**
- * Projects and their workflow state (SPEC §5). A project is always owned by one user (there are no
+ * Projects and their workflow state (docs/API.md). A project is always owned by one user (there are no
  * system projects, so `projects` has no `is_system` column and OwnedRecords does not apply):
  * `findWithPack` below is the one place that scopes projects by owner; another user's project is 404.
  * Packs are looked up through OwnedRecords<Workflow> (visible = system + own). The workspace file

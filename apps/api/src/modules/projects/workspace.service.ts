@@ -170,7 +170,7 @@ export class WorkspaceService {
     return hits;
   }
 
-  /** The runtime's view of one project's files (SPEC §7.3); writes are attributed to the run. */
+  /** The runtime's view of one project's files (docs/API.md); writes are attributed to the run. */
   forProject(projectId: number, runId: string | null): Workspace {
     return {
       readOnly: false,

@@ -1,5 +1,5 @@
 /**
- * One agent's run (SPEC §7.1–7.2): the system prompt, then the ReAct loop — call the model with the
+ * One agent's run (docs/API.md): the system prompt, then the ReAct loop — call the model with the
  * tools the agent may use, run the tool calls it asks for in order, feed the results back as tool
  * messages, until it answers without tool calls or it has made `max_iterations` model calls.
  *

@@ -100,7 +100,7 @@ export interface Usage {
   output_tokens: number;
 }
 
-/** The 14 stream events (SPEC §6a). `close` is emitted by the chat layer after the run is persisted. */
+/** The 14 stream events (docs/API.md). `close` is emitted by the chat layer after the run is persisted. */
 export type RuntimeEvent =
   | { event: 'status'; data: { run_id: string; state: string; provider: string; model: string } }
   | { event: 'pack'; data: { pack_id: number; slug: string; name: string; domain: string; stages: string[] } }

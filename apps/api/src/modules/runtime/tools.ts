@@ -1,5 +1,5 @@
 /**
- * The workspace tools (SPEC §7.3), registered in one table: name, description, JSON schema, handler.
+ * The workspace tools (docs/API.md), registered in one table: name, description, JSON schema, handler.
  *
  * Paths go through THE shared helper (projects/workspace-path): `..`, absolute paths, NUL, control
  * characters and backslashes are refused. Every failure — a bad path, a missing file, a tool the agent

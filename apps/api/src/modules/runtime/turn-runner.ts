@@ -1,5 +1,5 @@
 /**
- * One turn through a pack (SPEC §6): advance, pick the node, walk agent / branch / gate nodes, move
+ * One turn through a pack (docs/API.md): advance, pick the node, walk agent / branch / gate nodes, move
  * stages, write artifacts — at most 25 nodes. Yields every stream event except `close` (the chat layer
  * adds it after persisting the run) and returns the TurnResult.
  *
@@ -24,7 +24,7 @@ import { buildSystemPrompt, LoopAborted, reactLoop, ReplyTooLarge, type Tally } 
 import type { AwaitingGate, FileChangeInfo, ResolvedAgent, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
 import { MAX_FILE_BYTES } from './tools';
 
-/** A turn visits at most this many nodes (SPEC §6.3). */
+/** A turn visits at most this many nodes (docs/API.md). */
 export const MAX_NODES_PER_TURN = 25;
 
 export interface TurnDeps {

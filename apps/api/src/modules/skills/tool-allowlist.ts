@@ -1,5 +1,5 @@
 /**
- * Tool allowlists (skills and agents): known tool names only (SPEC §7.3), duplicates removed, order kept.
+ * Tool allowlists (skills and agents): known tool names only (docs/API.md), duplicates removed, order kept.
  * The check names the offending item (`tool_allowlist[2]`) so the studio can mark it.
  */
 import { invalid, type FieldProblem } from '../../platform/errors/domain-error';

@@ -5,7 +5,7 @@ export const DOMAIN_PATTERN = /^[a-z0-9-]{1,64}$/;
 export const STAGE_PATTERN = /^[a-z0-9_-]{1,64}$/;
 export const MAX_STAGES = 32;
 export const MAX_NAME = 200;
-/** Descriptions and prompts: 64 KiB of text (SPEC §4 "prompts ≤ 64 KiB"). */
+/** Descriptions and prompts: 64 KiB of text (docs/API.md "prompts ≤ 64 KiB"). */
 export const MAX_TEXT = 65536;
 
 export const DEFAULT_STAGES: Readonly<Record<string, readonly string[]>> = {

@@ -1,4 +1,4 @@
-/** /studio/api/workflows: packs, their graphs, clone, export and import (SPEC §4). */
+/** /studio/api/workflows: packs, their graphs, clone, export and import (docs/API.md). */
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
 import {
   ApiBearerAuth,

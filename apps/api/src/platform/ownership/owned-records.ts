@@ -1,5 +1,5 @@
 /**
- * Ownership in one place (SPEC §2): a user sees system records plus their own; another user's record
+ * Ownership in one place (docs/API.md): a user sees system records plus their own; another user's record
  * is 404 (never 403, never its content); system records are read-only (403, "clone it").
  * Services hold one OwnedRecords per entity and never write `where: { owner_id }` themselves.
  */

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** Columns every user-defined record carries (SPEC §4): system records have owner_id null. */
+/** Columns every user-defined record carries (docs/API.md): system records have owner_id null. */
 export abstract class OwnedEntity {
   @PrimaryGeneratedColumn() id: number;
   @Column({ type: 'integer', nullable: true }) owner_id: number | null;

@@ -1,4 +1,4 @@
-// Folds the event stream of one turn (SPEC §6a) into what the chat shows: streamed text, tool-call
+// Folds the event stream of one turn (docs/API.md) into what the chat shows: streamed text, tool-call
 // cards, "X is working" lines, stage moves, file changes, gates and errors. Pure; see its spec.
 import type { AwaitingGate, StreamEventData, Usage } from '../../shared/api-types';
 

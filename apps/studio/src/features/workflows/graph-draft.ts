@@ -6,7 +6,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { GraphEdge, GraphNode, GraphWarning, FieldError, NodeType } from '../../shared/api-types';
 
-/** The virtual origin's node_key (SPEC §4) and its React Flow id. */
+/** The virtual origin's node_key (docs/API.md) and its React Flow id. */
 export const START_KEY = 'start';
 export const START_ID = 'start';
 

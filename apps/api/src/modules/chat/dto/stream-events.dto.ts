@@ -1,4 +1,4 @@
-/** Schemas of the 14 SSE events of GET /agent/stream (SPEC §6a), for /openapi.json. */
+/** Schemas of the 14 SSE events of GET /agent/stream (docs/API.md), for /openapi.json. */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 class GateData {

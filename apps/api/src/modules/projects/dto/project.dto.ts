@@ -54,7 +54,7 @@ export class AwaitingGateView {
 
 export class ProjectView {
   @ApiProperty() id: number;
-  /** kept like every studio record (SPEC §4); always the caller's id */
+  /** kept like every studio record (docs/API.md); always the caller's id */
   @ApiProperty() owner_id: number;
   @ApiProperty() slug: string;
   @ApiProperty() name: string;

@@ -1,5 +1,5 @@
 /**
- * The `offline` provider (SPEC §7.4): the model used when none is configured. Deterministic (the same
+ * The `offline` provider (docs/API.md): the model used when none is configured. Deterministic (the same
  * request always gives the same answer), no network, and it works through the ordinary tool-call
  * mechanism like a real model would:
  *

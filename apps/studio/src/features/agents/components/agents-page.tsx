@@ -1,4 +1,4 @@
-// /studio/agents — a model, skills, a role and a prompt (SPEC §4 Agent).
+// /studio/agents — a model, skills, a role and a prompt (docs/API.md Agent).
 import { ResourcePage } from '../../../shared/components/resource-page';
 import { useDocumentTitle } from '../../../shared/use-document-title';
 import { useModels } from '../../models/hooks/use-models';

@@ -1,4 +1,4 @@
-// Session auth calls (SPEC §2). None of them redirect on 401: the callers decide.
+// Session auth calls (docs/API.md). None of them redirect on 401: the callers decide.
 import type { Credentials, SetupState, User } from '../../../shared/api-types';
 import { http } from '../../../shared/http';
 

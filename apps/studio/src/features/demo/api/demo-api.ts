@@ -1,4 +1,4 @@
-// The public demo (SPEC §6): no login, system packs only, nothing stored.
+// The public demo (docs/API.md): no login, system packs only, nothing stored.
 import type { AgentWorkflowsResponse, DemoRequest, DemoResponse } from '../../../shared/api-types';
 import { http } from '../../../shared/http';
 

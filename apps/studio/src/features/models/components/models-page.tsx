@@ -1,4 +1,4 @@
-// /studio/models — bound language-model endpoints (SPEC §4 Model).
+// /studio/models — bound language-model endpoints (docs/API.md Model).
 import { ResourcePage } from '../../../shared/components/resource-page';
 import { Badge } from '../../../shared/components/badge';
 import { useDocumentTitle } from '../../../shared/use-document-title';

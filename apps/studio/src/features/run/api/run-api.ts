@@ -1,4 +1,4 @@
-// Calls behind the workspace page: packs, projects, workflow state, history, files, runs (SPEC §5, §6).
+// Calls behind the workspace page: packs, projects, workflow state, history, files, runs (docs/API.md, §6).
 import type {
   AgentWorkflowsResponse,
   BindWorkflowInput,

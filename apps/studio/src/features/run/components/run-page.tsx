@@ -1,5 +1,5 @@
 // /studio/workflows/:id/run — the workspace bound to a pack: project picker, pack dropdown, stage strip
-// with Advance, gate approval, the streamed chat and the project's files (SPEC §5, §6, §8).
+// with Advance, gate approval, the streamed chat and the project's files (docs/API.md, §6, §8).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { AgentPack } from '../../../shared/api-types';

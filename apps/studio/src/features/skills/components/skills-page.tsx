@@ -1,4 +1,4 @@
-// /studio/skills — prompt overlays with tool allowlists (SPEC §4 Skill).
+// /studio/skills — prompt overlays with tool allowlists (docs/API.md Skill).
 import { ResourcePage } from '../../../shared/components/resource-page';
 import { useDocumentTitle } from '../../../shared/use-document-title';
 import { useDeleteSkill, useSkills } from '../hooks/use-skills';

@@ -1,4 +1,4 @@
-// Workflow (pack) calls: CRUD, graph, clone, export, import (SPEC §4).
+// Workflow (pack) calls: CRUD, graph, clone, export, import (docs/API.md).
 import type {
   CloneWorkflowInput,
   ExportDocument,
