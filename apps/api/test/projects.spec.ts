@@ -195,7 +195,7 @@ describe('projects and workspace files', () => {
     test('writing identical content is a no-op that keeps the revision', async () => {
       const same = await a.put(`${F}/docs/a/b.md`, { content: '# twö' });
       assert.equal(same.status, 200);
-      assert.deepEqual(same.body, { path: 'docs/a/b.md', change: 'modified', revision: 2 });
+      assert.deepEqual(same.body, { path: 'docs/a/b.md', change: 'unchanged', revision: 2 });
       assert.equal((await a.get(`${F}/docs/a/b.md/revisions`)).body.length, 2);
     });
 

@@ -107,7 +107,7 @@ describe('the database fails under a running service', () => {
     assert.deepEqual(replay.events.map((e) => e.seq), s.events.map((e) => e.seq));
   });
 
-  test('the database down when the turn ends: done, then error outcome_not_stored, then close; the run is settled when it returns', async () => {
+  test('the database down when the turn ends: error outcome_not_stored, then done, then close; the run is settled when it returns', async () => {
     await bind('down');
     fake.enqueue({ tokens: 20, tokenIntervalMs: 25 });
     let contents = 0;
@@ -118,9 +118,9 @@ describe('the database fails under a running service', () => {
       },
     });
     const runId = s.events[0].id.split(':')[0];
-    assert.deepEqual(names(s.events).slice(-4), ['workflow', 'done', 'error', 'close']);
+    assert.deepEqual(names(s.events).slice(-4), ['workflow', 'error', 'done', 'close']);
     assert.equal(s.events.filter((e) => e.event === 'done').length, 1, 'one done, never two');
-    assert.equal(s.events.at(-2)!.data.code, 'outcome_not_stored');
+    assert.equal(s.events.at(-3)!.data.code, 'outcome_not_stored');
     // while the database is away the run is neither cancellable nor forgotten
     proxy.restore();
     const run = await until('the run settled', async () => (await direct.query(`SELECT state FROM runs WHERE id = $1 AND state <> 'running'`, [runId])).rows[0]);

@@ -208,14 +208,17 @@ export class ChatService implements OnApplicationBootstrap {
    * (`close` last) and, on a project, the assistant's history entry. The reply is kept by the history
    * entry (and the stream's events), not a third time on the run row: `runs.reply` is only filled for a
    * run without a history entry (the demo).
+   *
+   * The write applies once: it only touches a run still `running`, so a background retry after a
+   * write that did land (its answer lost with the connection) adds no second ending to the events.
    */
   private async record(runId: string, project: Project | null, r: TurnResult, events: HubEvent[]) {
     // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply)
     const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0 || r.state !== 'done');
     const lastSeq = events.length ? events[events.length - 1].seq : 0;
     await this.ds.query(
-      `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 RETURNING id),
-            ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING)
+      `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 AND state = 'running' RETURNING id),
+            ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING)
        INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error)
        SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5 FROM u WHERE $11
          AND NOT EXISTS (SELECT 1 FROM messages WHERE run_id = $1 AND role = 'assistant')`,

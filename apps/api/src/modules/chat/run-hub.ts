@@ -54,6 +54,8 @@ class LiveRun {
   flushing: Promise<void> = Promise.resolve();
   timer: NodeJS.Timeout | null = null;
   failures = 0;
+  /** the runtime's `done`, held back until the outcome is stored (then sent, or preceded by an `error`) */
+  done: unknown = undefined;
   /** the final write has begun: the run can no longer be cancelled */
   closing = false;
   finished = false;
@@ -113,6 +115,11 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
   publish(runId: string, event: string, data: unknown): HubEvent {
     const r = this.live.get(runId);
     if (!r) throw new Error(`run ${runId} is not live`);
+    if (event === 'done' && !r.closing) {
+      // `done` promises a stored outcome: complete() sends it once the final write has landed
+      r.done = storableValue(data);
+      return { seq: 0, event, data: r.done };
+    }
     // every stored string valid: jsonb refuses NUL and lone surrogates (runtime/storable.ts)
     const e: HubEvent = { seq: r.events.length + 1, event, data: storableValue(data) };
     r.events.push(e);
@@ -160,14 +167,15 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
   }
 
   /**
-   * Ends a run in one write: `close` gets the next seq, `persist` stores it with every event still
-   * pending (the caller adds the run's outcome to the same statement), and only then do subscribers
-   * see `close` — whoever reads it can rely on the run and its history being stored.
+   * Ends a run in one write: the held-back `done` and `close` get the next seqs, `persist` stores them
+   * with every event still pending (the caller adds the run's outcome to the same statement), and only
+   * then do subscribers see `done` and `close` — whoever reads `done` can rely on the run and its
+   * history being stored.
    *
    * A failed write is retried with backoff for `waitMs`. If the database is still unavailable then,
-   * subscribers get an `error` (`notStored`) and `close`, so no stream hangs, and the write — now
-   * with those two events — goes on being retried in the background until it lands: the run is
-   * never left `running` while this process lives (and a restart marks it `interrupted`).
+   * subscribers get an `error` (`notStored`), then `done` and `close`, so no stream hangs, and the
+   * write — now with those events — goes on being retried in the background until it lands: the run
+   * is never left `running` while this process lives (and a restart marks it `interrupted`).
    */
   async complete(runId: string, persist: (events: HubEvent[]) => Promise<void>, opts: CompleteOptions): Promise<Completion> {
     const r = this.live.get(runId);
@@ -178,13 +186,18 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.timer = null;
     }
     await r.flushing;
-    const close: HubEvent = { seq: r.events.length + 1, event: 'close', data: {} };
+    const next = r.events.length + 1;
+    const ending = (first: number): HubEvent[] => [
+      ...(r.done === undefined ? [] : [{ seq: first, event: 'done', data: r.done }]),
+      { seq: r.done === undefined ? first : first + 1, event: 'close', data: {} },
+    ];
+    const stored = ending(next);
     const deadline = Math.min(Date.now() + opts.waitMs, this.shutdownBy ?? Infinity);
     for (let failures = 0; ; ) {
       try {
-        await persist([...r.pending, close]);
+        await persist([...r.pending, ...stored]);
         r.pending.length = 0;
-        this.endWith(r, [close]);
+        this.endWith(r, stored);
         return 'stored';
       } catch (err) {
         failures++;
@@ -194,13 +207,12 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
         await delay(wait);
       }
     }
-    const notStored: HubEvent = { seq: close.seq, event: 'error', data: opts.notStored };
-    const last: HubEvent = { seq: close.seq + 1, event: 'close', data: {} };
+    const last = [{ seq: next, event: 'error', data: opts.notStored }, ...ending(next + 1)];
     this.logger.error({ run_id: runId }, 'the run outcome could not be stored; the stream ends with outcome_not_stored and the write is retried in the background');
-    const events = [...r.pending, notStored, last];
+    const events = [...r.pending, ...last];
     r.pending.length = 0;
     r.unsettled = this.settleLater(r, () => persist(events));
-    this.endWith(r, [notStored, last], false);
+    this.endWith(r, last, false);
     return 'deferred';
   }
 

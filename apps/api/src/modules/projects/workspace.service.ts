@@ -93,7 +93,7 @@ export class WorkspaceService {
       await this.lockProject(m, projectId);
       const files = m.getRepository(ProjectFile);
       const existing = await files.findOneBy({ project_id: projectId, path: p });
-      if (existing && existing.content === content) return { path: p, change: 'modified', revision: existing.revision };
+      if (existing && existing.content === content) return { path: p, change: 'unchanged', revision: existing.revision };
       let revision: number;
       if (existing) {
         revision = existing.revision + 1;

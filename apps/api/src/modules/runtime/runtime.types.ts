@@ -57,7 +57,8 @@ export interface WorkspaceEntry {
 
 export interface FileChangeInfo {
   path: string;
-  change: 'added' | 'modified' | 'deleted';
+  /** `unchanged`: the write carried the content the file already had — no revision was recorded. */
+  change: 'added' | 'modified' | 'deleted' | 'unchanged';
   revision: number;
 }
 

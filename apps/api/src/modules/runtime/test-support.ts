@@ -50,6 +50,7 @@ export class MemoryWorkspace implements Workspace {
   async write(path: string, content: string): Promise<FileChangeInfo> {
     if (this.readOnly) throw new Error('read-only');
     const existing = this.files.get(path);
+    if (existing && existing.content === content) return { path, change: 'unchanged', revision: existing.revision };
     if (!existing && this.files.size >= this.maxFiles) throw new DomainError('conflict', `A workspace holds at most ${this.maxFiles} files.`);
     const revision = (existing?.revision ?? 0) + 1;
     this.files.set(path, { content, revision });

@@ -59,6 +59,11 @@ describe('runTool', () => {
     const r2 = await runTool('write_file', { path: 'docs/plan.md', content: 'v2' }, c);
     assert.deepEqual(r2.files, [{ path: 'docs/plan.md', change: 'modified', revision: 2 }]);
     assert.deepEqual([...c.written], ['docs/plan.md']);
+    // the same content again changes nothing, and the model is told so
+    const r3 = await runTool('write_file', { path: 'docs/plan.md', content: 'v2' }, c);
+    assert.deepEqual(r3, { ok: true, output: 'docs/plan.md already had this content (revision 2); nothing changed.' });
+    const r4 = await runTool('edit_file', { path: 'docs/plan.md', old: 'v2', new: 'v2' }, c);
+    assert.deepEqual(r4, { ok: true, output: 'docs/plan.md already had this content (revision 2); nothing changed.' });
     assert.match((await runTool('write_file', { path: 'a.md' }, c)).error!, /"content" is required/);
   });
 

@@ -148,6 +148,7 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
     async handler(args, ctx) {
       const path = filePath(args);
       const change = await writeChecked(ctx, path, str(args, 'content'));
+      if (change.change === 'unchanged') return { output: `${change.path} already had this content (revision ${change.revision}); nothing changed.` };
       return { output: `${change.change === 'added' ? 'Created' : 'Updated'} ${change.path} (revision ${change.revision}).`, files: [change] };
     },
   },
@@ -177,6 +178,7 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
       if (first < 0) throw new ToolError(`"old" was not found in ${path}`);
       if (file.content.indexOf(oldText, first + 1) >= 0) throw new ToolError(`"old" occurs more than once in ${path}; include more surrounding text so it is unique`);
       const change = await writeChecked(ctx, path, file.content.slice(0, first) + newText + file.content.slice(first + oldText.length));
+      if (change.change === 'unchanged') return { output: `${change.path} already had this content (revision ${change.revision}); nothing changed.` };
       return { output: `Edited ${change.path} (revision ${change.revision}).`, files: [change] };
     },
   },

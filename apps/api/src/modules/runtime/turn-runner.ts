@@ -294,8 +294,10 @@ class Turn {
         if (e instanceof DomainError) throw new TurnFailure('artifact_failed', `Could not store the reply as ${artifact}: ${e.detail}`);
         throw e;
       }
-      this.tally.files.push(change);
-      yield { event: 'files_changed', data: { files: [change] } };
+      if (change.change !== 'unchanged') {
+        this.tally.files.push(change);
+        yield { event: 'files_changed', data: { files: [change] } };
+      }
     }
     return { agent, reply: result.reply };
   }

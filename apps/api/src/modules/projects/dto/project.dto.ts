@@ -106,7 +106,7 @@ export class FileView extends FileEntryView {
 
 export class FileChangeView {
   @ApiProperty() path: string;
-  @ApiProperty({ enum: ['added', 'modified', 'deleted'] }) change: string;
+  @ApiProperty({ enum: ['added', 'modified', 'deleted', 'unchanged'], description: '`unchanged`: the content was the same, no revision was recorded' }) change: string;
   @ApiProperty() revision: number;
 }
 
