@@ -1098,8 +1098,11 @@ export interface components {
         };
         FileChangeView: {
             path: string;
-            /** @enum {string} */
-            change: "added" | "modified" | "deleted";
+            /**
+             * @description `unchanged`: the content was the same, no revision was recorded
+             * @enum {string}
+             */
+            change: "added" | "modified" | "deleted" | "unchanged";
             revision: number;
         };
         PackListItemView: {
