@@ -587,6 +587,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chat: runs */
+        get: operations["Chat_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chat: run */
+        get: operations["Chat_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/runs/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1350,6 +1384,35 @@ export interface components {
             messages: components["schemas"]["HistoryMessageView"][];
             /** @description pass as `before` for the previous page */
             next_before: number | null;
+        };
+        RunView: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            state: "running" | "done" | "error" | "cancelled" | "interrupted";
+            /** @enum {string} */
+            mode: "chat" | "stream" | "demo";
+            /** @description null for a demo run */
+            project_slug: string | null;
+            pack_id: number | null;
+            stage: string | null;
+            /** @description the node the run ended at (null while running) */
+            node_key: string | null;
+            usage: components["schemas"]["UsageView"];
+            error: (components["schemas"]["TurnErrorView"] | null) & components["schemas"]["TurnErrorView"];
+            /** @description how many times the run was started */
+            attempts: number;
+            /** @description the seq of its last stored event (its `close` once ended) */
+            last_seq: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        RunListView: {
+            runs: components["schemas"]["RunView"][];
+            /** @description pass as `before` for the next (older) page */
+            next_before: string | null;
         };
         CancelView: {
             run_id: string;
@@ -3707,6 +3770,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HistoryView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_runs: {
+        parameters: {
+            query?: {
+                /** @description only this project's runs */
+                project_slug?: string;
+                /** @description a run id: return runs started before it */
+                before?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunListView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunView"];
                 };
             };
             /** @description Client error (problem+json) */

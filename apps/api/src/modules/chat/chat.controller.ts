@@ -15,7 +15,7 @@ import type { AuthUser } from '../auth/user.entity';
 import { RuntimeService } from '../runtime/runtime.service';
 import type { TurnResult } from '../runtime/runtime.types';
 import { ChatService, type StartedTurn } from './chat.service';
-import { CancelView, ChatDto, ChatResponseView, DemoDto, DemoResponseView, HistoryQueryDto, HistoryView, StatusView, StreamQueryDto } from './dto/chat.dto';
+import { CancelView, ChatDto, ChatResponseView, DemoDto, DemoResponseView, HistoryQueryDto, HistoryView, RunListView, RunsQueryDto, RunView, StatusView, StreamQueryDto } from './dto/chat.dto';
 import { STREAM_EVENT_DOC, StreamEventModels } from './dto/stream-events.dto';
 import { RunHub } from './run-hub';
 import { Heartbeats } from './heartbeats';
@@ -167,6 +167,18 @@ export class ChatController {
   history(@CurrentUser() user: AuthUser, @Param('slug') slug: string, @Query() q: HistoryQueryDto) {
     if (q.limit !== undefined && q.limit > 200) throw new DomainError('validation', 'limit is at most 200', [{ field: 'limit', message: 'must be at most 200' }]);
     return this.chat.history(user, slug, q.before, q.limit);
+  }
+
+  @Get('runs')
+  @ApiOkResponse({ type: RunListView })
+  runs(@CurrentUser() user: AuthUser, @Query() q: RunsQueryDto) {
+    return this.chat.listRuns(user, q);
+  }
+
+  @Get('runs/:id')
+  @ApiOkResponse({ type: RunView })
+  run(@CurrentUser() user: AuthUser, @Param('id') id: string) {
+    return this.chat.runInfo(user, id);
   }
 
   @Post('runs/:id/cancel')

@@ -18,6 +18,8 @@ export class Run {
   @Column({ type: 'jsonb' }) usage: { input_tokens: number; output_tokens: number };
   @Column({ type: 'jsonb', nullable: true }) error: { code: string; message: string } | null;
   @Column({ type: 'integer', default: 0 }) last_seq: number;
+  /** how many times the run was started (1; more once interrupted runs can be resumed) */
+  @Column({ type: 'integer', default: 1 }) attempts: number;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
   @Column({ type: 'timestamptz', nullable: true }) finished_at: Date | null;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MAX_DB_ID } from '../../../platform/database/db-id';
 
 export const MAX_MESSAGE = 32 * 1024;
@@ -42,6 +42,12 @@ export class DemoDto {
 export class HistoryQueryDto {
   @ApiPropertyOptional({ description: 'a message id: return messages before it' }) @IsOptional() @Transform(int) @IsInt() @Min(1) @Max(MAX_DB_ID) before?: number;
   @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 }) @IsOptional() @Transform(int) @IsInt() @Min(1) limit?: number;
+}
+
+export class RunsQueryDto {
+  @ApiPropertyOptional({ pattern: SLUG.source, description: "only this project's runs" }) @IsOptional() @IsString() @Matches(SLUG, { message: 'project_slug must be 1–64 lowercase letters, digits or "-"' }) project_slug?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'a run id: return runs started before it' }) @IsOptional() @IsUUID() before?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 }) @IsOptional() @Transform(int) @IsInt() @Min(1) @Max(200) limit?: number;
 }
 
 class AgentRef {
@@ -139,4 +145,25 @@ export class StatusView {
 export class CancelView {
   @ApiProperty() run_id: string;
   @ApiProperty() state: string;
+}
+
+export class RunView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ['running', 'done', 'error', 'cancelled', 'interrupted'] }) state: string;
+  @ApiProperty({ enum: ['chat', 'stream', 'demo'] }) mode: string;
+  @ApiProperty({ type: String, nullable: true, description: 'null for a demo run' }) project_slug: string | null;
+  @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;
+  @ApiProperty({ type: String, nullable: true }) stage: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the node the run ended at (null while running)' }) node_key: string | null;
+  @ApiProperty({ type: UsageView }) usage: UsageView;
+  @ApiProperty({ type: TurnErrorView, nullable: true }) error: TurnErrorView | null;
+  @ApiProperty({ description: 'how many times the run was started' }) attempts: number;
+  @ApiProperty({ description: 'the seq of its last stored event (its `close` once ended)' }) last_seq: number;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at: string | null;
+}
+
+export class RunListView {
+  @ApiProperty({ type: [RunView] }) runs: RunView[];
+  @ApiProperty({ type: String, nullable: true, description: 'pass as `before` for the next (older) page' }) next_before: string | null;
 }

@@ -5,6 +5,7 @@ import { Projects1732300000002 } from './1732300000002-projects';
 import { Runs1732300000003 } from './1732300000003-runs';
 import { MessageState1732300000010 } from './1732300000010-message-state';
 import { OneTurnPerProject1732300000020 } from './1732300000020-one-turn-per-project';
+import { RunInspection1732300000030 } from './1732300000030-run-inspection';
 
 export const MIGRATIONS = [
   Auth1732300000000,
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Runs1732300000003,
   MessageState1732300000010,
   OneTurnPerProject1732300000020,
+  RunInspection1732300000030,
 ];
