@@ -10,6 +10,7 @@ export * from './draft/draft-model';
 export * from './draft/draft-edits';
 export * from './draft/draft-history';
 export * from './draft/draft-problems';
+export * from './draft/problem-list';
 export * from './draft/stage-colors';
 export * from './draft/flow-elements';
 export * from './draft/canvas-geometry';
