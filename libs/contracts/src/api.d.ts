@@ -1052,7 +1052,7 @@ export interface components {
             pack_id: number | null;
             domain: string | null;
             stage: string | null;
-            awaiting_gate: (components["schemas"]["AwaitingGateView"] | null) & components["schemas"]["AwaitingGateView"];
+            awaiting_gate: components["schemas"]["AwaitingGateView"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1125,7 +1125,7 @@ export interface components {
             stage: string | null;
             pack_id: number | null;
             stages: string[];
-            awaiting_gate: (components["schemas"]["AwaitingGateView"] | null) & components["schemas"]["AwaitingGateView"];
+            awaiting_gate: components["schemas"]["AwaitingGateView"] | null;
             /** @description the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0) */
             running_run_id: string | null;
         };
@@ -1202,10 +1202,10 @@ export interface components {
             stage: string;
             pack_id: number;
             node_key: string | null;
-            agent: (components["schemas"]["AgentRef"] | null) & components["schemas"]["AgentRef"];
+            agent: components["schemas"]["AgentRef"] | null;
             tool_calls: components["schemas"]["ToolCallSummary"][];
             files_changed: components["schemas"]["FileChangeSummary"][];
-            awaiting_gate: (components["schemas"]["GateView"] | null) & components["schemas"]["GateView"];
+            awaiting_gate: components["schemas"]["GateView"] | null;
             usage: components["schemas"]["UsageView"];
         };
         DemoDto: {
@@ -1219,7 +1219,7 @@ export interface components {
             reply: string;
             domain: string;
             stage: string;
-            agent: (components["schemas"]["AgentRef"] | null) & components["schemas"]["AgentRef"];
+            agent: components["schemas"]["AgentRef"] | null;
             tool_calls: components["schemas"]["ToolCallSummary"][];
             provider: string;
         };
@@ -1247,7 +1247,7 @@ export interface components {
             domain: string;
             stage: string;
             pack_id: number;
-            awaiting_gate: (components["schemas"]["GateData"] | null) & components["schemas"]["GateData"];
+            awaiting_gate: components["schemas"]["GateData"] | null;
         };
         StageEvent: {
             from: string;
@@ -1268,6 +1268,8 @@ export interface components {
             name: string;
             role: string;
             model: string;
+            /** @description the provider of the model: offline, vendor_a, vendor_b or custom */
+            provider?: string;
         };
         ContentEvent: {
             delta: string;
@@ -1338,7 +1340,7 @@ export interface components {
              */
             state: "done" | "stopped" | "failed" | "interrupted";
             /** @description why a failed (or stopped, interrupted) turn ended */
-            error: (components["schemas"]["TurnErrorView"] | null) & components["schemas"]["TurnErrorView"];
+            error: components["schemas"]["TurnErrorView"] | null;
             /** Format: date-time */
             created_at: string;
         };
