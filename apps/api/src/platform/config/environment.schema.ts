@@ -68,8 +68,9 @@ export class ConfigError extends Error {
 }
 
 /**
- * The variables of the schema (values may be secrets: messages quote only numbers and enumerations), parsed (numbers as numbers, enumerations lower-cased); an empty value
- * counts as unset. Throws ConfigError naming every bad variable.
+ * The variables of the schema, parsed (numbers as numbers, enumerations lower-cased); an empty value
+ * counts as unset. Throws ConfigError naming every bad variable (values may be secrets: messages quote
+ * only numbers and enumerations).
  */
 export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariables {
   const raw: Record<string, string> = {};
