@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ConfigError } from './platform/config/environment.schema';
 import { createApp } from './platform/create-app';
 import { EmbeddedPostgresError } from './platform/database/embedded-postgres';
 
@@ -25,8 +26,9 @@ async function main() {
 }
 
 main().catch((err) => {
-  // the embedded database's errors are one line saying what to do (docs/OPERATIONS.md)
-  const text = err instanceof EmbeddedPostgresError ? err.message : err instanceof Error ? err.stack : String(err);
+  // the embedded database's errors and a bad environment are one line saying what to do (docs/OPERATIONS.md)
+  const oneLine = err instanceof EmbeddedPostgresError || err instanceof ConfigError;
+  const text = oneLine ? err.message : err instanceof Error ? err.stack : String(err);
   process.stderr.write(`fatal: ${text}\n`);
   process.exit(1);
 });

@@ -525,7 +525,9 @@ describe('limits and failures', () => {
     for (let i = 0; i < 2; i++) {
       open.push(readStream(`${t.url}/agent/stream?message=x&project_slug=cap${i}`, { headers: { cookie: a.cookie! }, onEvent: (e) => void (e.event === 'status' && started++) }));
     }
-    while (started < 2) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + 30_000; started < 2; await new Promise((r) => setTimeout(r, 20))) {
+      if (Date.now() > end) throw new Error('the two streams did not start within 30 s');
+    }
     const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=cap2`, { headers: { cookie: a.cookie! } });
     assert.equal(third.status, 429);
     await Promise.all(open);

@@ -1086,7 +1086,7 @@ export interface components {
             pack_id: number | null;
             domain: string | null;
             stage: string | null;
-            awaiting_gate: (components["schemas"]["AwaitingGateView"] | null) & components["schemas"]["AwaitingGateView"];
+            awaiting_gate: components["schemas"]["AwaitingGateView"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1162,7 +1162,7 @@ export interface components {
             stage: string | null;
             pack_id: number | null;
             stages: string[];
-            awaiting_gate: (components["schemas"]["AwaitingGateView"] | null) & components["schemas"]["AwaitingGateView"];
+            awaiting_gate: components["schemas"]["AwaitingGateView"] | null;
             /** @description the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0) */
             running_run_id: string | null;
         };
@@ -1239,10 +1239,10 @@ export interface components {
             stage: string;
             pack_id: number;
             node_key: string | null;
-            agent: (components["schemas"]["AgentRef"] | null) & components["schemas"]["AgentRef"];
+            agent: components["schemas"]["AgentRef"] | null;
             tool_calls: components["schemas"]["ToolCallSummary"][];
             files_changed: components["schemas"]["FileChangeSummary"][];
-            awaiting_gate: (components["schemas"]["GateView"] | null) & components["schemas"]["GateView"];
+            awaiting_gate: components["schemas"]["GateView"] | null;
             usage: components["schemas"]["UsageView"];
         };
         DemoDto: {
@@ -1256,7 +1256,7 @@ export interface components {
             reply: string;
             domain: string;
             stage: string;
-            agent: (components["schemas"]["AgentRef"] | null) & components["schemas"]["AgentRef"];
+            agent: components["schemas"]["AgentRef"] | null;
             tool_calls: components["schemas"]["ToolCallSummary"][];
             provider: string;
         };
@@ -1284,7 +1284,7 @@ export interface components {
             domain: string;
             stage: string;
             pack_id: number;
-            awaiting_gate: (components["schemas"]["GateData"] | null) & components["schemas"]["GateData"];
+            awaiting_gate: components["schemas"]["GateData"] | null;
         };
         StageEvent: {
             from: string;
@@ -1305,6 +1305,8 @@ export interface components {
             name: string;
             role: string;
             model: string;
+            /** @description the provider of the model: offline, vendor_a, vendor_b or custom */
+            provider?: string;
         };
         ContentEvent: {
             delta: string;
@@ -1375,7 +1377,7 @@ export interface components {
              */
             state: "done" | "stopped" | "failed" | "interrupted";
             /** @description why a failed (or stopped, interrupted) turn ended */
-            error: (components["schemas"]["TurnErrorView"] | null) & components["schemas"]["TurnErrorView"];
+            error: components["schemas"]["TurnErrorView"] | null;
             /** Format: date-time */
             created_at: string;
         };

@@ -28,3 +28,26 @@ export const STREAM_EVENTS = [
   'close',
 ] as const;
 export type StreamEventName = (typeof STREAM_EVENTS)[number];
+
+/**
+ * The data of each stream event, from the event schemas of the OpenAPI document (the server declares
+ * them once, in its runtime; see apps/api/src/modules/runtime/runtime.types.ts).
+ */
+export interface StreamEventData {
+  status: Schemas['StatusEvent'];
+  pack: Schemas['PackEvent'];
+  workflow: Schemas['WorkflowEvent'];
+  stage: Schemas['StageEvent'];
+  node: Schemas['NodeEvent'];
+  agent: Schemas['AgentEvent'];
+  content: Schemas['ContentEvent'];
+  tool_call: Schemas['ToolCallEvent'];
+  tool_result: Schemas['ToolResultEvent'];
+  files_changed: Schemas['FilesChangedEvent'];
+  awaiting_gate: Schemas['AwaitingGateEvent'];
+  error: Schemas['ErrorEvent'];
+  done: Schemas['DoneEvent'];
+  close: Record<string, never>;
+}
+/** One event of GET /agent/stream, as `{ event, data }`. */
+export type StreamEvent = { [N in StreamEventName]: { event: N; data: StreamEventData[N] } }[StreamEventName];

@@ -29,11 +29,13 @@ function toJsonSchema31(node: unknown): unknown {
   for (const [k, v] of Object.entries(node)) obj[k] = toJsonSchema31(v);
   if (obj.nullable === true) {
     delete obj.nullable;
-    if (typeof obj.type === 'string') obj.type = [obj.type, 'null'];
-    else if (obj.$ref || obj.allOf || obj.oneOf) {
-      const { description, ...rest } = obj;
+    // a nullable reference first: Nest writes it as `type: 'object'` + `allOf: [$ref]`, and a type union
+    // beside the allOf would make generated clients (libs/contracts) read it as never null
+    if (obj.$ref || obj.allOf || obj.oneOf) {
+      const { description, type: _type, ...rest } = obj;
       return { ...(description ? { description } : {}), oneOf: [rest, { type: 'null' }] };
     }
+    if (typeof obj.type === 'string') obj.type = [obj.type, 'null'];
   } else if (obj.nullable === false) delete obj.nullable;
   return obj;
 }

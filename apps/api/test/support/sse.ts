@@ -14,10 +14,22 @@ export interface StreamOptions {
   stopAfter?: number;
   /** called for each event; return true to disconnect */
   onEvent?: (e: SseEvent) => boolean | void;
+  /** fail (instead of waiting forever) when the stream has not ended by then; default 120 s */
+  timeoutMs?: number;
 }
 
 export async function readStream(url: string, opts: StreamOptions = {}): Promise<{ status: number; headers: Headers; events: SseEvent[]; comments: number; body?: any }> {
   const ctrl = new AbortController();
+  const ms = opts.timeoutMs ?? 120_000;
+  const deadline = setTimeout(() => ctrl.abort(new Error(`the stream did not end within ${ms} ms: ${url}`)), ms);
+  try {
+    return await read(url, opts, ctrl);
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+async function read(url: string, opts: StreamOptions, ctrl: AbortController): Promise<{ status: number; headers: Headers; events: SseEvent[]; comments: number; body?: any }> {
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...opts.headers }, signal: ctrl.signal });
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
     const text = await res.text();

@@ -1,6 +1,7 @@
-// Every record and payload type the studio exchanges with the API, written from docs docs/API.md§6a.
-// Kept in this one file on purpose: it will be replaced by types generated from /openapi.json
-// (libs/contracts), so nothing else in the studio declares wire shapes.
+// Every record and payload type the studio exchanges with the API, in one file: what the API sends comes
+// from libs/contracts (generated from /openapi.json by `npm run openapi`); what the studio sends is
+// written here and checked against the API's request schemas in api-contract.check.ts.
+import type { Schema } from '@service/contracts';
 
 // ---------- common ----------
 
@@ -9,7 +10,7 @@ export interface FieldError {
   message: string;
 }
 
-/** RFC 9457 problem document (docs/API.md). */
+/** RFC 9457 problem document (docs/API.md); the studio also makes one for a failure without a response. */
 export interface Problem {
   type: string;
   title: string;
@@ -29,16 +30,10 @@ export interface StudioRecord {
 
 // ---------- auth (§2) ----------
 
-export interface User {
-  id: number;
-  username: string;
-  is_admin?: boolean;
-}
+export type User = Schema<'UserView'>;
 
 /** GET /auth/setup: whether the server still has no user (first run). */
-export interface SetupState {
-  needed: boolean;
-}
+export type SetupState = Schema<'SetupStateView'>;
 
 export interface Credentials {
   username: string;
@@ -49,15 +44,7 @@ export interface Credentials {
 
 export type ModelProvider = 'vendor_a' | 'vendor_b' | 'custom';
 
-export interface Model extends StudioRecord {
-  label: string;
-  provider: ModelProvider;
-  model_id: string;
-  api_base: string | null;
-  temperature: number | null;
-  max_tokens: number | null;
-  has_api_key: boolean;
-}
+export type Model = Schema<'ModelView'>;
 
 export interface ModelInput {
   label?: string;
@@ -73,13 +60,7 @@ export interface ModelInput {
 export type ToolName = 'list_files' | 'read_file' | 'write_file' | 'edit_file' | 'search_files';
 
 // Text fields of skills, agents and workflows are never null: empty is ''.
-export interface Skill extends StudioRecord {
-  name: string;
-  description: string;
-  prompt_md: string;
-  tool_allowlist: ToolName[];
-  artifact_hint: string;
-}
+export type Skill = Schema<'SkillView'>;
 
 export interface SkillInput {
   name?: string;
@@ -89,15 +70,7 @@ export interface SkillInput {
   artifact_hint?: string;
 }
 
-export interface Agent extends StudioRecord {
-  name: string;
-  role: string;
-  system_prompt: string;
-  model_id: number | null;
-  skill_ids: number[];
-  tool_allowlist: ToolName[];
-  max_iterations: number;
-}
+export type Agent = Schema<'AgentView'>;
 
 export interface AgentInput {
   name?: string;
@@ -111,41 +84,15 @@ export interface AgentInput {
 
 export type NodeType = 'agent' | 'gate' | 'branch';
 
-export interface GraphNode {
-  node_key: string;
-  type: NodeType;
-  agent_id: number | null;
-  stage_label: string | null;
-  config: Record<string, unknown>;
-  position_x: number;
-  position_y: number;
-}
+export type GraphNode = Schema<'GraphNodeView'>;
 
-export interface GraphEdge {
-  from_node: string;
-  to_node: string;
-  condition: string | null;
-}
+export type GraphEdge = Schema<'GraphEdgeView'>;
 
-export interface GraphWarning {
-  field: string;
-  node_key?: string;
-  message: string;
-}
+export type GraphWarning = Schema<'GraphWarningView'>;
 
-export interface Workflow extends StudioRecord {
-  name: string;
-  slug: string;
-  description: string;
-  domain: string;
-  stages: string[];
-  version: number;
-}
+export type Workflow = Schema<'WorkflowView'>;
 
-export interface WorkflowDetail extends Workflow {
-  nodes: GraphNode[];
-  edges: GraphEdge[];
-}
+export type WorkflowDetail = Schema<'WorkflowDetailView'>;
 
 export interface WorkflowInput {
   name?: string;
@@ -155,13 +102,8 @@ export interface WorkflowInput {
   stages?: string[];
 }
 
-export interface WorkflowGraph {
-  nodes: GraphNode[];
-  edges: GraphEdge[];
-  version: number;
-  /** Non-blocking problems, returned by a save (docs/API.md). */
-  warnings?: GraphWarning[];
-}
+/** GET …/graph; a save also returns non-blocking `warnings` (docs/API.md) */
+export type WorkflowGraph = Schema<'GraphView'> & Partial<Pick<Schema<'SavedGraphView'>, 'warnings'>>;
 
 export interface SaveGraphInput {
   nodes: GraphNode[];
@@ -174,33 +116,13 @@ export interface CloneWorkflowInput {
   slug?: string;
 }
 
-export interface ExportDocument {
-  format: 'service-workflow-pack';
-  version: 1;
-  pack: Record<string, unknown>;
-  models: Record<string, unknown>[];
-  skills: Record<string, unknown>[];
-  agents: Record<string, unknown>[];
-  nodes: Record<string, unknown>[];
-  edges: Record<string, unknown>[];
-}
+export type ExportDocument = Schema<'PackDocumentView'>;
 
-export interface ImportResult {
-  workflow: Workflow;
-  created: { models: number | unknown[]; skills: number | unknown[]; agents: number | unknown[] };
-}
+export type ImportResult = Schema<'ImportResultView'>;
 
 // ---------- projects and workflow state (§5) ----------
 
-export interface Project {
-  id: number;
-  slug: string;
-  name: string | null;
-  owner_id: number | null;
-  pack_id?: number | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Project = Schema<'ProjectView'>;
 
 export interface ProjectInput {
   slug: string;
@@ -208,23 +130,9 @@ export interface ProjectInput {
   pack_id?: number;
 }
 
-export interface AwaitingGate {
-  node_key: string;
-  stage: string;
-  /** null when the gate closes the last stage */
-  next_stage: string | null;
-}
+export type AwaitingGate = Schema<'AwaitingGateView'>;
 
-export interface WorkflowState {
-  project_slug: string;
-  domain: string | null;
-  stage: string | null;
-  pack_id: number | null;
-  stages: string[];
-  awaiting_gate: AwaitingGate | null;
-  /** the project's turn in flight, to re-attach to after a reload */
-  running_run_id?: string | null;
-}
+export type WorkflowState = Schema<'WorkflowStateView'>;
 
 export interface BindWorkflowInput {
   domain: string;
@@ -233,77 +141,21 @@ export interface BindWorkflowInput {
 }
 
 /** An item of `GET /agent/workflows`. `id` is the pack's slug. */
-export interface AgentPack {
-  id: string;
-  pack_id: number;
-  slug: string;
-  name: string;
-  domain: string;
-  stages: string[];
-  is_system: boolean;
-}
+export type AgentPack = Schema<'PackListItemView'>;
 
-export interface AgentWorkflowsResponse {
-  workflows: AgentPack[];
-  packs: AgentPack[];
-  domains: AgentPack[];
-}
+export type AgentWorkflowsResponse = Schema<'PackListView'>;
 
-export interface WorkspaceFile {
-  path: string;
-  size: number;
-  revision: number;
-  updated_at: string;
-}
+export type WorkspaceFile = Schema<'FileEntryView'>;
 
-export interface FileContent {
-  path: string;
-  content: string;
-  revision: number;
-}
+export type FileContent = Schema<'FileView'>;
 
-export interface FileRevision {
-  revision: number;
-  size?: number;
-  created_at?: string;
-  change?: string;
-}
+export type FileRevision = Schema<'RevisionView'>;
 
 // ---------- chat (§6) ----------
 
-export interface AgentRef {
-  id: number | null;
-  name: string;
-  role: string | null;
-}
+export type HistoryMessage = Schema<'HistoryMessageView'>;
 
-export interface ToolCallSummary {
-  name: string;
-  arguments: unknown;
-  ok: boolean;
-  output?: unknown;
-  error?: string;
-}
-
-export interface HistoryMessage {
-  id: number;
-  run_id: number | string | null;
-  role: 'user' | 'assistant' | 'system' | 'tool' | string;
-  content: string;
-  stage: string | null;
-  node_key: string | null;
-  agent_id: number | null;
-  tool_calls: ToolCallSummary[] | null;
-  created_at: string;
-  /** e.g. `interrupted` for a run cut short by a restart (docs/API.md), if the API sends it. */
-  state?: string;
-}
-
-export interface HistoryPage {
-  project_slug: string;
-  messages: HistoryMessage[];
-  next_before: number | string | null;
-}
+export type HistoryPage = Schema<'HistoryView'>;
 
 export interface DemoRequest {
   message: string;
@@ -311,51 +163,11 @@ export interface DemoRequest {
   stage?: string;
 }
 
-export interface DemoResponse {
-  reply: string;
-  domain: string;
-  stage: string;
-  agent: AgentRef | null;
-  tool_calls: ToolCallSummary[];
-  provider: string;
-}
+export type DemoResponse = Schema<'DemoResponseView'>;
 
-export interface AgentStatus {
-  provider: string;
-  model: string | null;
-  configured: { vendor_a: boolean; vendor_b: boolean; custom: boolean };
-  demo: boolean;
-  version: string;
-}
-
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-}
+export type AgentStatus = Schema<'StatusView'>;
 
 // ---------- the event stream (§6a) ----------
 
-export interface StreamEventData {
-  status: { run_id: number | string; state: string; provider: string; model: string | null };
-  pack: { pack_id: number; slug: string; name: string; domain: string; stages: string[] };
-  workflow: {
-    project_slug: string | null;
-    domain: string;
-    stage: string;
-    pack_id: number;
-    awaiting_gate: AwaitingGate | null;
-  };
-  stage: { from: string; to: string; index: number; stages: string[] };
-  node: { node_key: string; type: NodeType; stage_label: string | null; state: 'started' | 'finished' };
-  agent: { agent_id: number | null; name: string; role: string | null; model: string | null };
-  content: { delta: string };
-  tool_call: { call_id: string; name: string; arguments: unknown };
-  tool_result: { call_id: string; name: string; ok: boolean; output: unknown; error?: string };
-  files_changed: { files: { path: string; change: 'added' | 'modified' | 'deleted'; revision: number }[] };
-  awaiting_gate: AwaitingGate;
-  error: { code: string; message: string };
-  done: { run_id: number | string; reply: string; usage: Usage | null; state: string };
-  close: Record<string, never>;
-}
-
-export type StreamEventName = keyof StreamEventData;
+export type { StreamEventData, StreamEventName } from '@service/contracts';
+export type Usage = Schema<'UsageData'>;

@@ -1,6 +1,13 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
+import { User } from '../auth/user.entity';
+import { Model } from '../models/model.entity';
 import { OwnedEntity } from '../../platform/ownership/owned.entity';
 
+@ForeignKey(() => User, ['owner_id'], ['id'], { name: 'agents_owner_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => Model, ['model_id'], ['id'], { name: 'agents_model_id_fkey', onDelete: 'RESTRICT' })
+@Index('agents_owner', ['owner_id'])
+@Index('agents_model', ['model_id'])
+@Index('agents_skill_ids', { synchronize: false }) // GIN on skill_ids (migration 1732300000001-studio)
 @Entity('agents')
 export class Agent extends OwnedEntity {
   @Column({ type: 'varchar', length: 200 }) name: string;

@@ -1,5 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { User } from './user.entity';
 
+@ForeignKey(() => User, ['user_id'], ['id'], { name: 'access_tokens_user_id_fkey', onDelete: 'CASCADE' })
+@Unique('access_tokens_token_hash_key', ['token_hash'])
+@Index('access_tokens_user_id', ['user_id'])
 @Entity('access_tokens')
 export class AccessToken {
   @PrimaryGeneratedColumn() id: number;

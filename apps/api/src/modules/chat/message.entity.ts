@@ -1,8 +1,13 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Project } from '../projects/project.entity';
+import { Run } from './run.entity';
 
 export type MessageState = 'done' | 'stopped' | 'failed' | 'interrupted';
 
 /** A project's chat history: user and assistant messages, with the assistant's tool calls. */
+@ForeignKey(() => Project, ['project_id'], ['id'], { name: 'messages_project_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => Run, ['run_id'], ['id'], { name: 'messages_run_id_fkey', onDelete: 'SET NULL' })
+@Index('messages_project', ['project_id', 'id'])
 @Entity('messages')
 export class Message {
   @PrimaryGeneratedColumn() id: number;

@@ -1,5 +1,7 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Run } from './run.entity';
 
+@ForeignKey(() => Run, ['run_id'], ['id'], { name: 'run_events_run_id_fkey', onDelete: 'CASCADE' })
 @Entity('run_events')
 export class RunEvent {
   @PrimaryColumn({ type: 'uuid' }) run_id: string;

@@ -218,6 +218,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
 
   /** Retries the final write until it lands (or the process stops); then the run is forgotten after a linger. */
   private async settleLater(r: LiveRun, write: () => Promise<void>) {
+    let last: unknown;
     for (let failures = 1; !this.stopping; failures++) {
       await delay(retryDelay(failures + 4));
       try {
@@ -226,10 +227,13 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
         r.unsettled = null;
         setTimeout(() => this.live.delete(r.id), LINGER_MS).unref();
         return;
-      } catch {
-        /* still unavailable */
+      } catch (err) {
+        // still unavailable: the first failure was logged when the stream ended; the last one is kept
+        // for the line below, should the process stop before a write lands
+        last = err;
       }
     }
+    if (last !== undefined) this.logger.error({ err: errInfo(last), run_id: r.id }, 'stopping with the run outcome still not stored');
   }
 
   private endWith(r: LiveRun, last: HubEvent[], linger = true) {

@@ -1,8 +1,19 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { User } from '../auth/user.entity';
+import { Project } from '../projects/project.entity';
+import { Workflow } from '../workflows/workflow.entity';
 
 export type RunState = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
 
 /** One turn. Its events are in run_events (seq per run) so a stream can be replayed and resumed. */
+@ForeignKey(() => User, ['owner_id'], ['id'], { name: 'runs_owner_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => Project, ['project_id'], ['id'], { name: 'runs_project_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => Workflow, ['workflow_id'], ['id'], { name: 'runs_workflow_id_fkey', onDelete: 'SET NULL' })
+@Index('runs_project', ['project_id', 'created_at'])
+// partial indexes over running turns (migrations 1732300000003-runs, 1732300000020-one-turn-per-project)
+@Index('runs_state', { synchronize: false })
+@Index('runs_running_by_owner', { synchronize: false })
+@Index('runs_one_running_per_project', { synchronize: false })
 @Entity('runs')
 export class Run {
   @PrimaryColumn({ type: 'uuid' }) id: string;
@@ -15,7 +26,7 @@ export class Run {
   @Column({ type: 'varchar', length: 64, nullable: true }) stage: string | null;
   @Column({ type: 'varchar', length: 64, nullable: true }) node_key: string | null;
   @Column({ type: 'text', default: '' }) reply: string;
-  @Column({ type: 'jsonb' }) usage: { input_tokens: number; output_tokens: number };
+  @Column({ type: 'jsonb', default: { input_tokens: 0, output_tokens: 0 } }) usage: { input_tokens: number; output_tokens: number };
   @Column({ type: 'jsonb', nullable: true }) error: { code: string; message: string } | null;
   @Column({ type: 'integer', default: 0 }) last_seq: number;
   /** how many times the run was started (1; more once interrupted runs can be resumed) */

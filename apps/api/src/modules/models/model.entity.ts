@@ -1,8 +1,11 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
+import { User } from '../auth/user.entity';
 import { OwnedEntity } from '../../platform/ownership/owned.entity';
 
 export type ProviderKind = 'vendor_a' | 'vendor_b' | 'custom';
 
+@ForeignKey(() => User, ['owner_id'], ['id'], { name: 'models_owner_id_fkey', onDelete: 'CASCADE' })
+@Index('models_owner', ['owner_id'])
 @Entity('models')
 export class Model extends OwnedEntity {
   @Column({ type: 'varchar', length: 200 }) label: string;

@@ -1,8 +1,11 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Project } from './project.entity';
 
 export type FileChange = 'added' | 'modified' | 'deleted';
 
 /** Append-only history of every write to a workspace path (content null for a deletion). */
+@ForeignKey(() => Project, ['project_id'], ['id'], { name: 'file_revisions_project_id_fkey', onDelete: 'CASCADE' })
+@Unique('file_revisions_project_id_path_revision_key', ['project_id', 'path', 'revision'])
 @Entity('file_revisions')
 export class FileRevision {
   @PrimaryGeneratedColumn() id: number;

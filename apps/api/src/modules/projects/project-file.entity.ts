@@ -1,6 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Project } from './project.entity';
 
 /** The current content of one workspace file. Every write also appends a FileRevision. */
+@ForeignKey(() => Project, ['project_id'], ['id'], { name: 'project_files_project_id_fkey', onDelete: 'CASCADE' })
+@Unique('project_files_project_id_path_key', ['project_id', 'path'])
 @Entity('project_files')
 export class ProjectFile {
   @PrimaryGeneratedColumn() id: number;

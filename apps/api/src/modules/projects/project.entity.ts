@@ -1,4 +1,6 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { User } from '../auth/user.entity';
+import { Workflow } from '../workflows/workflow.entity';
 
 export interface AwaitingGate {
   node_key: string;
@@ -7,6 +9,10 @@ export interface AwaitingGate {
 }
 
 /** A project: a workspace of files, a chat history and its workflow state (docs/API.md). Always user-owned. */
+@ForeignKey(() => User, ['owner_id'], ['id'], { name: 'projects_owner_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => Workflow, ['pack_id'], ['id'], { name: 'projects_pack_id_fkey', onDelete: 'RESTRICT' })
+@Unique('projects_owner_id_slug_key', ['owner_id', 'slug'])
+@Index('projects_pack', ['pack_id'])
 @Entity('projects')
 export class Project {
   @PrimaryGeneratedColumn() id: number;

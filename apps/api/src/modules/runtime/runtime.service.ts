@@ -3,9 +3,10 @@
  * server's default model from LLM_PROVIDER / LLM_MODEL / LLM_API_BASE / LLM_API_KEY (`offline` when
  * nothing is configured). No HTTP and no database here: the chat module supplies the ports.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { errorInfo } from '../../platform/logging/error-info';
 import { createProvider, type ModelProviderKind } from './providers/create-provider';
 import { OFFLINE_MODEL, OfflineProvider } from './providers/offline.provider';
 import { ProviderError, type Provider, type ProviderEvent } from './providers/provider';
@@ -75,7 +76,12 @@ export class RuntimeService {
       if (this.providers.size > PROVIDER_CACHE_SIZE) this.providers.delete(this.providers.keys().next().value as string);
       return { provider, name: m.provider, model: m.model_id };
     } catch (e) {
-      const error = e instanceof ProviderError ? e : new ProviderError('provider_refused', `The ${m.provider} model could not be set up.`);
+      if (!(e instanceof ProviderError)) {
+        // not a refusal (those are ProviderErrors the user reads): a bug in setting up the SDK client,
+        // logged with its stack and cause; the turn reports only that the model could not be set up
+        new Logger('RuntimeService').error({ err: errorInfo(e), provider: m.provider }, 'model provider setup failed unexpectedly');
+      }
+      const error = e instanceof ProviderError ? e : new ProviderError('provider_refused', `The ${m.provider} model could not be set up.`, { cause: e });
       return { provider: new FailingProvider(m.provider, error), name: m.provider, model: m.model_id };
     }
   }

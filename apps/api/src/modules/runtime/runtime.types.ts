@@ -101,7 +101,12 @@ export interface Usage {
   output_tokens: number;
 }
 
-/** The 14 stream events (docs/API.md). `close` is emitted by the chat layer after the run is persisted. */
+/**
+ * The 14 stream events (docs/API.md), declared once for the server: the OpenAPI classes of
+ * chat/dto/stream-events.dto.ts implement them, /openapi.json is generated from those, and clients (the
+ * studio) read them from libs/contracts, generated from /openapi.json. `close` is emitted by the chat
+ * layer after the run is persisted.
+ */
 export type RuntimeEvent =
   | { event: 'status'; data: { run_id: string; state: string; provider: string; model: string } }
   | { event: 'pack'; data: { pack_id: number; slug: string; name: string; domain: string; stages: string[] } }
@@ -120,6 +125,8 @@ export type RuntimeEvent =
   | { event: 'close'; data: Record<string, never> };
 
 export type RuntimeEventName = RuntimeEvent['event'];
+/** The data of one event, e.g. `RuntimeEventData<'done'>`; the chat module's OpenAPI classes implement these. */
+export type RuntimeEventData<N extends RuntimeEventName> = Extract<RuntimeEvent, { event: N }>['data'];
 
 /** What the turn ended with (also carried by the `done` event), for the sync chat response and history. */
 export interface TurnResult {

@@ -1,6 +1,9 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
+import { User } from '../auth/user.entity';
 import { OwnedEntity } from '../../platform/ownership/owned.entity';
 
+@ForeignKey(() => User, ['owner_id'], ['id'], { name: 'skills_owner_id_fkey', onDelete: 'CASCADE' })
+@Index('skills_owner', ['owner_id'])
 @Entity('skills')
 export class Skill extends OwnedEntity {
   @Column({ type: 'varchar', length: 200 }) name: string;

@@ -1,5 +1,8 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Workflow } from './workflow.entity';
 
+@ForeignKey(() => Workflow, ['workflow_id'], ['id'], { name: 'workflow_edges_workflow_id_fkey', onDelete: 'CASCADE' })
+@Index('workflow_edges_workflow', ['workflow_id', 'ord'])
 @Entity('workflow_edges')
 export class WorkflowEdge {
   @PrimaryGeneratedColumn() id: number;

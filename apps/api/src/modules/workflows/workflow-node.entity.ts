@@ -1,5 +1,11 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Agent } from '../agents/agent.entity';
+import { Workflow } from './workflow.entity';
 
+@ForeignKey(() => Workflow, ['workflow_id'], ['id'], { name: 'workflow_nodes_workflow_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => Agent, ['agent_id'], ['id'], { name: 'workflow_nodes_agent_id_fkey', onDelete: 'RESTRICT' })
+@Unique('workflow_nodes_workflow_id_node_key_key', ['workflow_id', 'node_key'])
+@Index('workflow_nodes_agent', ['agent_id'])
 @Entity('workflow_nodes')
 export class WorkflowNode {
   @PrimaryGeneratedColumn() id: number;

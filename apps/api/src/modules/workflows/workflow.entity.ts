@@ -1,7 +1,10 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
+import { User } from '../auth/user.entity';
 import { OwnedEntity } from '../../platform/ownership/owned.entity';
 
 /** A workflow ("pack" in the agent API): stages plus a relational graph (workflow_nodes, workflow_edges). */
+@ForeignKey(() => User, ['owner_id'], ['id'], { name: 'workflows_owner_id_fkey', onDelete: 'CASCADE' })
+@Index('workflows_owner_slug', { synchronize: false }) // unique on (COALESCE(owner_id, 0), slug) (migration 1732300000001-studio)
 @Entity('workflows')
 export class Workflow extends OwnedEntity {
   @Column({ type: 'varchar', length: 200 }) name: string;

@@ -1,10 +1,11 @@
 /**
- * Typed configuration read once from the environment (README "Configuration" lists every variable).
- * APP_SECRET is generated into DATA_DIR on first boot when unset, so a fresh clone needs no setup.
+ * Typed configuration read once from the environment (README "Configuration" lists every variable),
+ * validated by the schema in environment.schema.ts: a bad value stops the boot. APP_SECRET is generated into DATA_DIR on first boot when unset, so a fresh clone needs no setup.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { validateEnvironment } from './environment.schema';
 
 export type ModelHostsMode = 'any' | 'public';
 
@@ -45,13 +46,6 @@ export interface AppConfig {
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-function int(v: string | undefined, def: number): number {
-  if (v === undefined || v === '') return def;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`invalid number in environment: ${v}`);
-  return Math.floor(n);
-}
-
 function str(v: string | undefined): string | null {
   return v === undefined || v.trim() === '' ? null : v.trim();
 }
@@ -67,45 +61,42 @@ function loadSecret(dataDir: string, fromEnv: string | null): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const dataDir = resolve(env.DATA_DIR || './data');
-  const modelHosts = (env.MODEL_HOSTS || 'any').toLowerCase();
-  if (modelHosts !== 'any' && modelHosts !== 'public') {
-    throw new Error(`MODEL_HOSTS must be "any" or "public", got "${env.MODEL_HOSTS}"`);
-  }
+  const e = validateEnvironment(env);
+  const dataDir = resolve(e.DATA_DIR ?? './data');
   return {
-    port: int(env.PORT, 3000),
-    host: env.HOST || '0.0.0.0',
+    port: e.PORT ?? 3000,
+    host: e.HOST ?? '0.0.0.0',
     dataDir,
-    databaseUrl: str(env.DATABASE_URL),
-    appSecret: loadSecret(dataDir, str(env.APP_SECRET)),
-    adminUsername: str(env.ADMIN_USERNAME),
-    adminPassword: env.ADMIN_PASSWORD || null,
+    databaseUrl: str(e.DATABASE_URL),
+    appSecret: loadSecret(dataDir, str(e.APP_SECRET)),
+    adminUsername: str(e.ADMIN_USERNAME),
+    adminPassword: e.ADMIN_PASSWORD ?? null,
     llm: {
-      provider: str(env.LLM_PROVIDER),
-      model: str(env.LLM_MODEL),
-      apiBase: str(env.LLM_API_BASE),
-      apiKey: str(env.LLM_API_KEY),
+      provider: str(e.LLM_PROVIDER),
+      model: str(e.LLM_MODEL),
+      apiBase: str(e.LLM_API_BASE),
+      apiKey: str(e.LLM_API_KEY),
     },
-    vendorAKey: str(env.VENDOR_A_API_KEY),
-    vendorBKey: str(env.VENDOR_B_API_KEY),
-    modelHosts,
-    logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    allowedOrigins: (env.ALLOWED_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
-    loginLimitPerClient: int(env.LOGIN_LIMIT_PER_CLIENT, 30),
-    loginLimitPerUser: int(env.LOGIN_LIMIT_PER_USER, 10),
-    loginWindowMs: int(env.LOGIN_WINDOW_MS, 60_000),
-    demoLimitPerMinute: int(env.DEMO_LIMIT_PER_MINUTE, 20),
-    maxStreamsPerUser: int(env.MAX_STREAMS_PER_USER, 4),
-    maxRunsPerUser: int(env.MAX_RUNS_PER_USER, 4),
-    maxDemoRunsPerClient: int(env.MAX_DEMO_RUNS_PER_CLIENT, 2),
-    turnTimeoutMs: int(env.TURN_TIMEOUT_MS, 600_000),
-    heartbeatMs: int(env.SSE_HEARTBEAT_MS, 15_000),
-    runRecordWaitMs: int(env.RUN_RECORD_WAIT_MS, 10_000),
-    dbConnectTimeoutMs: int(env.DB_CONNECT_TIMEOUT_MS, 5_000),
-    dbQueryTimeoutMs: int(env.DB_QUERY_TIMEOUT_MS, 15_000),
-    dbStatementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 10_000),
-    shutdownDeadlineMs: int(env.SHUTDOWN_DEADLINE_MS, 10_000),
+    vendorAKey: str(e.VENDOR_A_API_KEY),
+    vendorBKey: str(e.VENDOR_B_API_KEY),
+    modelHosts: (e.MODEL_HOSTS ?? 'any') as ModelHostsMode,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    allowedOrigins: (e.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    loginLimitPerClient: e.LOGIN_LIMIT_PER_CLIENT ?? 30,
+    loginLimitPerUser: e.LOGIN_LIMIT_PER_USER ?? 10,
+    loginWindowMs: e.LOGIN_WINDOW_MS ?? 60_000,
+    demoLimitPerMinute: e.DEMO_LIMIT_PER_MINUTE ?? 20,
+    maxStreamsPerUser: e.MAX_STREAMS_PER_USER ?? 4,
+    maxRunsPerUser: e.MAX_RUNS_PER_USER ?? 4,
+    maxDemoRunsPerClient: e.MAX_DEMO_RUNS_PER_CLIENT ?? 2,
+    turnTimeoutMs: e.TURN_TIMEOUT_MS ?? 600_000,
+    heartbeatMs: e.SSE_HEARTBEAT_MS ?? 15_000,
+    runRecordWaitMs: e.RUN_RECORD_WAIT_MS ?? 10_000,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS ?? 5_000,
+    dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS ?? 15_000,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS ?? 10_000,
+    shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS ?? 10_000,
     version: readVersion(),
   };
 }

@@ -1,7 +1,12 @@
-/** Schemas of the 14 SSE events of GET /agent/stream (docs/API.md), for /openapi.json. */
+/**
+ * Schemas of the 14 SSE events of GET /agent/stream (docs/API.md), for /openapi.json. Each class
+ * implements the runtime's declaration of its event (runtime.types.ts), so the document cannot drift
+ * from what the runtime emits; libs/contracts derives the clients' types from the document.
+ */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { FileChangeInfo, RuntimeEventData } from '../../runtime/runtime.types';
 
-class GateData {
+class GateData implements RuntimeEventData<'awaiting_gate'> {
   @ApiProperty() node_key: string;
   @ApiProperty() stage: string;
   @ApiProperty({ type: String, nullable: true }) next_stage: string | null;
@@ -10,74 +15,75 @@ class UsageData {
   @ApiProperty() input_tokens: number;
   @ApiProperty() output_tokens: number;
 }
-class FileChangeData {
+class FileChangeData implements FileChangeInfo {
   @ApiProperty() path: string;
-  @ApiProperty({ enum: ['added', 'modified', 'deleted'] }) change: string;
+  @ApiProperty({ enum: ['added', 'modified', 'deleted'] }) change: FileChangeInfo['change'];
   @ApiProperty() revision: number;
 }
 
-export class StatusEvent {
+export class StatusEvent implements RuntimeEventData<'status'> {
   @ApiProperty() run_id: string;
   @ApiProperty({ example: 'running' }) state: string;
   @ApiProperty() provider: string;
   @ApiProperty() model: string;
 }
-export class PackEvent {
+export class PackEvent implements RuntimeEventData<'pack'> {
   @ApiProperty() pack_id: number;
   @ApiProperty() slug: string;
   @ApiProperty() name: string;
   @ApiProperty() domain: string;
   @ApiProperty({ type: [String] }) stages: string[];
 }
-export class WorkflowEvent {
+export class WorkflowEvent implements RuntimeEventData<'workflow'> {
   @ApiProperty({ type: String, nullable: true }) project_slug: string | null;
   @ApiProperty() domain: string;
   @ApiProperty() stage: string;
   @ApiProperty() pack_id: number;
   @ApiProperty({ type: GateData, nullable: true }) awaiting_gate: GateData | null;
 }
-export class StageEvent {
+export class StageEvent implements RuntimeEventData<'stage'> {
   @ApiProperty() from: string;
   @ApiProperty() to: string;
   @ApiProperty() index: number;
   @ApiProperty({ type: [String] }) stages: string[];
 }
-export class NodeEvent {
+export class NodeEvent implements RuntimeEventData<'node'> {
   @ApiProperty() node_key: string;
   @ApiProperty({ enum: ['agent', 'gate', 'branch'] }) type: string;
   @ApiProperty({ type: String, nullable: true }) stage_label: string | null;
-  @ApiProperty({ enum: ['started', 'finished'] }) state: string;
+  @ApiProperty({ enum: ['started', 'finished'] }) state: 'started' | 'finished';
 }
-export class AgentEvent {
+export class AgentEvent implements RuntimeEventData<'agent'> {
   @ApiProperty() agent_id: number;
   @ApiProperty() name: string;
   @ApiProperty() role: string;
   @ApiProperty() model: string;
+  @ApiPropertyOptional({ description: 'the provider of the model: offline, vendor_a, vendor_b or custom' }) provider?: string;
 }
-export class ContentEvent {
+export class ContentEvent implements RuntimeEventData<'content'> {
   @ApiProperty() delta: string;
 }
-export class ToolCallEvent {
+export class ToolCallEvent implements RuntimeEventData<'tool_call'> {
   @ApiProperty() call_id: string;
   @ApiProperty() name: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) arguments: Record<string, unknown>;
 }
-export class ToolResultEvent {
+export class ToolResultEvent implements RuntimeEventData<'tool_result'> {
   @ApiProperty() call_id: string;
   @ApiProperty() name: string;
   @ApiProperty() ok: boolean;
   @ApiProperty({ description: 'truncated to 16 KiB' }) output: string;
   @ApiPropertyOptional() error?: string;
 }
-export class FilesChangedEvent {
+export class FilesChangedEvent implements RuntimeEventData<'files_changed'> {
   @ApiProperty({ type: [FileChangeData] }) files: FileChangeData[];
 }
 export class AwaitingGateEvent extends GateData {}
-export class ErrorEvent {
+export class ErrorEvent implements RuntimeEventData<'error'> {
   @ApiProperty({ example: 'max_iterations' }) code: string;
   @ApiProperty() message: string;
 }
-export class DoneEvent {
+export class DoneEvent implements RuntimeEventData<'done'> {
   @ApiProperty() run_id: string;
   @ApiProperty() reply: string;
   @ApiProperty({ type: UsageData }) usage: UsageData;

@@ -156,7 +156,7 @@ export function DemoPage() {
                     {x.response.tool_calls?.length > 0 && (
                       <div className="tool-list">
                         {x.response.tool_calls.map((t, i) => (
-                          <ToolCard key={i} name={t.name} args={t.arguments} result={{ ok: t.ok, output: t.output, ...(t.error ? { error: t.error } : {}) }} />
+                          <ToolCard key={i} name={t.name} args={t.arguments} result={{ ok: t.ok }} />
                         ))}
                       </div>
                     )}

@@ -29,7 +29,7 @@ function HistoryItem({ m }: { m: HistoryMessage }) {
       {tools.length > 0 && (
         <div className="tool-list">
           {tools.map((t, i) => (
-            <ToolCard key={i} name={t.name} args={t.arguments} result={{ ok: t.ok, output: t.output, ...(t.error ? { error: t.error } : {}) }} />
+            <ToolCard key={i} name={t.name} args={t.arguments} result={{ ok: t.ok }} />
           ))}
         </div>
       )}

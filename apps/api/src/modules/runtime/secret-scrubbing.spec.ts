@@ -1,0 +1,42 @@
+/**
+ * A key that does not look like one (no `sk-` prefix, so the shape-based scrubbing in turn-runner.ts
+ * cannot catch it) still never reaches a run event or the turn's result (the run log, the chat
+ * response and history are made from those): the runner removes every key it knows by value.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ProviderError } from './providers/provider';
+import { agentNode, collect, edge, fakePorts, find, makeAgent, makePack, makeRequest, ScriptedProvider, SERVER } from './test-support';
+import { runTurn } from './turn-runner';
+
+const AGENT_KEY = 'abc123-not-sk';
+const SERVER_KEY = 'plain-server-token-42';
+
+/** an upstream error that echoes the key back, as some gateways do ("invalid key: …") */
+function echoingProvider(key: string) {
+  return new ScriptedProvider([{ error: new ProviderError('provider_http', `custom returned HTTP 401: invalid api key "${key}" for this org`) }]);
+}
+
+describe('runTurn scrubs keys that are not sk-shaped', () => {
+  test("the agent's own model key", async () => {
+    const model = { provider: 'custom' as const, model_id: 'm', api_base: 'http://127.0.0.1:9/v1', api_key: AGENT_KEY, temperature: null, max_tokens: null };
+    const pack = makePack([agentNode('a', 1, 'discover')], [edge('start', 'a')]);
+    const f = fakePorts({ agents: [makeAgent(1, { model })], provider: echoingProvider(AGENT_KEY), providerName: 'custom' });
+    const { events, result } = await collect(runTurn(makeRequest(pack, f.ports), SERVER));
+    assert.equal(result.state, 'error');
+    const error = find(events, 'error');
+    assert.match(error!.message, /invalid api key "\[redacted\]"/, 'the message is kept, only the key removed');
+    assert.ok(!JSON.stringify(events).includes(AGENT_KEY), 'no event carries the key');
+    assert.ok(!JSON.stringify(result).includes(AGENT_KEY), 'the result (run log, response, history) does not carry it');
+  });
+
+  test('a server key (LLM_API_KEY, VENDOR_*_API_KEY)', async () => {
+    const pack = makePack([agentNode('a', 1, 'discover')], [edge('start', 'a')]);
+    const f = fakePorts({ agents: [makeAgent(1)], provider: echoingProvider(SERVER_KEY), providerName: 'custom' });
+    const { events, result } = await collect(runTurn(makeRequest(pack, f.ports), { ...SERVER, secrets: [SERVER_KEY] }));
+    assert.equal(result.state, 'error');
+    assert.match(find(events, 'error')!.message, /\[redacted\]/);
+    assert.ok(!JSON.stringify(events).includes(SERVER_KEY));
+    assert.ok(!JSON.stringify(result).includes(SERVER_KEY));
+  });
+});
