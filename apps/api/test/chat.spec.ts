@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import { ADMIN, createTestDb, startApp, type TestApp } from './support/app';
 import { FakeLlm } from './support/fake-llm';
@@ -74,7 +73,7 @@ describe('chat and stream', () => {
   const stream = (q: string, c: Client | null = a, extra: Parameters<typeof readStream>[1] = {}) =>
     readStream(`${t.url}/agent/stream?${q}`, { ...extra, headers: { ...(c?.cookie ? { cookie: c.cookie } : {}), ...extra.headers } });
 
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
     t = await startApp();
     a = new Client(t.url);
@@ -82,7 +81,7 @@ describe('chat and stream', () => {
     b = await newUser(t.url, a, 'bob');
     packId = (await setupPack(a, fake)).packId;
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await fake.close();
   });
@@ -441,10 +440,10 @@ describe('chat and stream', () => {
 
 describe('demo', () => {
   let t: TestApp;
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp({ config: { demoLimitPerMinute: 8 } });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('works without login on a read-only sample and refuses extra fields', async () => {
     const c = new Client(t.url);
@@ -496,14 +495,14 @@ describe('limits and failures', () => {
   let fake: FakeLlm;
   let a: Client;
   let packId: number;
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
     t = await startApp({ config: { turnTimeoutMs: 1500, maxStreamsPerUser: 2, vendorAKey: 'sk-server-secret-a' } });
     a = new Client(t.url);
     await a.login(ADMIN.username, ADMIN.password);
     packId = (await setupPack(a, fake)).packId;
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await fake.close();
   });
@@ -590,13 +589,13 @@ describe('stream heartbeats', () => {
   let fake: FakeLlm;
   let a: Client;
 
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
     t = await startApp({ config: { heartbeatMs: 50 } });
     a = new Client(t.url);
     await a.login(ADMIN.username, ADMIN.password);
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await fake.close();
   });

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import { MAX_FILES, MAX_SEARCH_HITS, WorkspaceService } from '../src/modules/projects/workspace.service';
 import { ADMIN, startApp, type TestApp } from './support/app';
@@ -26,7 +25,7 @@ describe('projects and workspace files', () => {
     Number((await ds.query(`SELECT p.id FROM projects p JOIN users u ON u.id = p.owner_id WHERE p.slug = $1 AND u.username = $2`, [slug, owner]))[0].id);
   const count = async (table: string, id: number) => Number((await ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [id]))[0].n);
 
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     ds = t.created.app.get(DataSource);
     a = new Client(t.url);
@@ -38,7 +37,7 @@ describe('projects and workspace files', () => {
     );
     sys = { id: Number(row.id), stages };
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   describe('projects', () => {
     test('create binds a visible pack at its first stage; the record has the documented fields', async () => {
@@ -165,7 +164,7 @@ describe('projects and workspace files', () => {
   });
 
   describe('files', () => {
-    before(async () => {
+    beforeAll(async () => {
       await a.post(P, { slug: 'files' });
     });
     const F = `${P}/files/files`;
@@ -271,7 +270,7 @@ describe('projects and workspace files', () => {
   });
 
   describe('path safety over HTTP', () => {
-    before(async () => {
+    beforeAll(async () => {
       await a.post(P, { slug: 'trav' });
     });
     /** A request whose path goes on the wire exactly as written. */
@@ -382,7 +381,7 @@ describe('projects and workspace files', () => {
   describe('the workspace as the runtime sees it', () => {
     let ws: WorkspaceService;
     let id: number;
-    before(async () => {
+    beforeAll(async () => {
       ws = t.created.app.get(WorkspaceService);
       await a.post(P, { slug: 'runtime' });
       id = await projectId('runtime');
@@ -432,7 +431,7 @@ describe('projects and workspace files', () => {
   });
 
   describe("another user's project", () => {
-    before(async () => {
+    beforeAll(async () => {
       await a.post(P, { slug: 'secret', pack_id: sys.id });
       await a.put(`${P}/secret/files/notes.md`, { content: 'private' });
       await a.put(`${P}/secret/files/docs/plan.md`, { content: 'private plan' });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import { Agent } from '../src/modules/agents/agent.entity';
 import { Model } from '../src/modules/models/model.entity';
@@ -68,7 +67,7 @@ describe('workflow export and import', () => {
     return r.body;
   }
 
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     ds = t.created.app.get(DataSource);
     const admin = new Client(t.url);
@@ -125,7 +124,7 @@ describe('workflow export and import', () => {
     };
     expectStatus(await alice.put(`${API}/${packId}/graph`, graph), 200, 'fixture graph');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   describe('export', () => {
     test('holds the pack and everything the graph references, as document-local refs', async () => {
@@ -326,7 +325,7 @@ describe('workflow export and import', () => {
 
   describe('import rejects bad documents and creates nothing', () => {
     let base: Doc;
-    before(async () => {
+    beforeAll(async () => {
       base = await exportDoc(alice, packId);
     });
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { FakeLlm } from '../../../test/support/fake-llm';
 import { createProvider } from './providers/create-provider';
 import { OfflineProvider } from './providers/offline.provider';
@@ -440,10 +439,10 @@ describe('runTurn with the offline provider', () => {
 
 describe('runTurn through a real provider (FakeLlm, OpenAI wire format)', () => {
   let fake: FakeLlm;
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
   });
-  after(() => fake.close());
+  afterAll(() => fake.close());
 
   test('the model calls write_file, gets the result, then answers', async () => {
     const key = 'sk-fake-user-key-123456';
