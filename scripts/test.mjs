@@ -18,7 +18,8 @@
 // Playwright's JSON report (stats.expected + stats.flaky passed, stats.unexpected failed).
 import { execSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const SUITES = ['unit', 'api', 'e2e'];
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
@@ -41,8 +42,11 @@ if (wanted.includes('e2e')) {
   const r = spawnSync(process.execPath, ['scripts/ensure-browser.mjs'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(1);
 }
+const require = createRequire(import.meta.url);
+const nxPackage = require.resolve('nx/package.json', { paths: [process.cwd()] });
+const nxBin = join(dirname(nxPackage), require(nxPackage).bin.nx);
 const nx = (args, extraEnv = {}) =>
-  spawnSync(process.execPath, ['node_modules/nx/bin/nx.js', ...args, '--outputStyle=static'], {
+  spawnSync(process.execPath, [nxBin, ...args, '--outputStyle=static'], {
     stdio: 'inherit',
     env: { ...env, ...extraEnv },
   });
@@ -72,7 +76,7 @@ function jestCounts(file) {
 const jestFilterArgs = filter ? [`--testPathPatterns=${filter}`, '--passWithNoTests'] : [];
 
 function projectsWithTarget(target) {
-  const r = spawnSync(process.execPath, ['node_modules/nx/bin/nx.js', 'show', 'projects', '--with-target', target, '--json'], {
+  const r = spawnSync(process.execPath, [nxBin, 'show', 'projects', '--with-target', target, '--json'], {
     env,
     encoding: 'utf8',
   });
