@@ -45,8 +45,13 @@ if (wanted.includes('e2e')) {
 const require = createRequire(import.meta.url);
 const nxPackage = require.resolve('nx/package.json', { paths: [process.cwd()] });
 const nxBin = join(dirname(nxPackage), require(nxPackage).bin.nx);
+/** `--outputStyle` is nx's: it goes before a `--` that forwards the rest to the target's command. */
+const withStyle = (args) => {
+  const i = args.indexOf('--');
+  return i < 0 ? [...args, '--outputStyle=static'] : [...args.slice(0, i), '--outputStyle=static', ...args.slice(i)];
+};
 const nx = (args, extraEnv = {}) =>
-  spawnSync(process.execPath, [nxBin, ...args, '--outputStyle=static'], {
+  spawnSync(process.execPath, [nxBin, ...withStyle(args)], {
     stdio: 'inherit',
     env: { ...env, ...extraEnv },
   });

@@ -13,8 +13,8 @@ const config: Config = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Each file boots Nest and migrates a fresh database; on a loaded 2-core machine that alone can take
-  // several seconds, and some tests wait on real timers (heartbeats, deadlines).
-  testTimeout: 60_000,
+  // several seconds, and some tests wait on real timers (heartbeats, deadlines) with their own limits.
+  testTimeout: 120_000,
   coverageDirectory: '../../coverage/apps/api-integration',
 };
 

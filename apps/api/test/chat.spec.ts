@@ -1,8 +1,8 @@
 /**
  * The runtime over HTTP: sync chat, the SSE stream (order, resume, cancel), re-attaching, gates,
- * branches and graph edits between turns — through the real SDKs against a fake OpenAI-compatible
- * server on 127.0.0.1. (Replies and failures: chat-replies.spec.ts; demo, limits, restart recovery and
- * heartbeats: chat-demo-recovery.spec.ts.)
+ * branches, graph edits between turns and history paging — through the real SDKs against a fake
+ * OpenAI-compatible server on 127.0.0.1. (Replies and failures: chat-replies.spec.ts; demo, limits,
+ * restart recovery and heartbeats: chat-demo-recovery.spec.ts.)
  */
 import assert from 'node:assert/strict';
 import { ADMIN, startApp, type TestApp } from './support/app';
@@ -277,5 +277,14 @@ describe('chat and stream', () => {
     fake.enqueue({ text: 'two' });
     const r = await a.post('/agent/chat', { message: 'y', project_slug: 'regraph' });
     assert.equal(r.body.node_key, 'solo');
+  });
+
+  test('history pages oldest first with next_before', async () => {
+    const h = await a.get('/agent/history/sync?limit=1');
+    assert.equal(h.body.messages.length, 1);
+    assert.equal(h.body.messages[0].role, 'assistant');
+    const prev = await a.get(`/agent/history/sync?limit=1&before=${h.body.next_before}`);
+    assert.equal(prev.body.messages[0].role, 'user');
+    assert.equal((await a.get('/agent/history/sync?limit=500')).status, 400);
   });
 });

@@ -19,6 +19,10 @@ import { Client, newUser } from './support/http';
 
 const MAIN = join(__dirname, '../dist/src/main.js');
 
+// Each test runs initdb and boots the built server more than once; every wait below has its own
+// deadline (waitFor), so the whole test only needs a cap well above their sum on a loaded machine.
+jest.setTimeout(300_000);
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
