@@ -75,7 +75,7 @@ async function main() {
     execSync('node scripts/ensure-install.mjs', { stdio: 'inherit' });
     execSync('npx nx run-many -t build --outputStyle=static', { stdio: 'inherit', env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
   }
-  for (const f of ['apps/api/dist/src/main.js', 'apps/api/dist/test/support/fake-llm.js']) {
+  for (const f of ['apps/api/dist/src/main.js', 'apps/api/dist-support/fake-llm.js']) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: build first (npm run build)`);
   }
   const profDir = env.BENCH_CPU_PROF === '1' ? mkdtempSync(join(tmpdir(), 'aws-bench-prof-')) : null;

@@ -1,6 +1,6 @@
 // The fake OpenAI-compatible provider as its own process (forked by bench/run.mjs), so its CPU is
 // not the service's and not the load generator's. It wraps the test suite's FakeLlm
-// (apps/api/dist/test/support/fake-llm.js) and is steered over IPC:
+// (apps/api/dist-support/fake-llm.js) and is steered over IPC:
 //   {id, cmd: 'turn', turn}       set the default turn (ttftMs, tokens, tokenIntervalMs, …)
 //   {id, cmd: 'enqueue', turns}   script the next requests, answered in order
 //   {id, cmd: 'stats'}            {count, inflight, maxInflight, recent: [{path, body}] (last 8),
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 const root = process.argv[2];
 const require = createRequire(import.meta.url);
-const { FakeLlm } = require(join(root, 'apps/api/dist/test/support/fake-llm.js'));
+const { FakeLlm } = require(join(root, 'apps/api/dist-support/fake-llm.js'));
 
 const RING = 8;
 let count = 0;

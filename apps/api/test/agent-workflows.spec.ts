@@ -4,7 +4,6 @@
  * A system pack is inserted directly, so nothing here depends on the seeded `pdlc` pack.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import type { AuthUser } from '../src/modules/auth/user.entity';
 import { ProjectsService } from '../src/modules/projects/projects.service';
@@ -37,7 +36,7 @@ describe('/agent/workflows', () => {
   const slugs = (r: Res) => (r.body.workflows as PackItem[]).map((w) => w.slug);
   const me = async (c: Client): Promise<AuthUser> => ({ ...(await c.get('/auth/me')).body, is_admin: false });
 
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     ds = t.created.app.get(DataSource);
     a = new Client(t.url);
@@ -55,7 +54,7 @@ describe('/agent/workflows', () => {
     assert.equal(o.status, 201, o.text);
     bobs = o.body;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   describe('GET /agent/workflows', () => {
     test('anonymous: system packs only, each item in the documented shape', async () => {
@@ -174,7 +173,7 @@ describe('/agent/workflows', () => {
   describe('ProjectsService for the chat module', () => {
     let projects: ProjectsService;
     let alice: AuthUser;
-    before(async () => {
+    beforeAll(async () => {
       projects = t.created.app.get(ProjectsService);
       alice = await me(a);
     });

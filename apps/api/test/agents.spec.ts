@@ -4,7 +4,6 @@
  * AgentsService.resolveForRuntime (what the runtime receives).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import { Agent } from '../src/modules/agents/agent.entity';
 import { AgentsService } from '../src/modules/agents/agents.service';
@@ -36,7 +35,7 @@ describe('agents', () => {
   let userA: AuthUser;
   let userB: AuthUser;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     ds = t.created.app.get(DataSource);
     a = new Client(t.url);
@@ -45,7 +44,7 @@ describe('agents', () => {
     b = await newUser(t.url, a, 'bob-agents');
     userB = (await b.get('/auth/me')).body;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const count = async () => Number((await ds.query('SELECT count(*)::int AS n FROM agents'))[0].n);
   const model = async (c: Client, extra: Record<string, unknown> = {}) =>

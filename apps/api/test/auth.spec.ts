@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { ADMIN, createTestDb, startApp, type TestApp } from './support/app';
 import { request as httpRequest } from 'node:http';
 import { Client, newUser } from './support/http';
@@ -24,10 +23,10 @@ const isProblem = (r: { headers: Headers }) => assert.match(r.headers.get('conte
 
 describe('first-run setup', () => {
   let t: TestApp;
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp({ config: { adminUsername: null, adminPassword: null } });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('validates, creates the first user once and logs it in, then 409', async () => {
     const c = new Client(t.url);
@@ -54,10 +53,10 @@ describe('first-run setup', () => {
 
 describe('first-run setup and DNS rebinding', () => {
   let t: TestApp;
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp({ config: { adminUsername: null, adminPassword: null, allowedOrigins: ['https://studio.example.com'] } });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('a page under another host name (rebound to this server) cannot create the first user; localhost, IPs and ALLOWED_ORIGINS hosts can', async () => {
     const port = new URL(t.url).port;
@@ -76,12 +75,12 @@ describe('first-run setup and DNS rebinding', () => {
 describe('auth', () => {
   let t: TestApp;
   let admin: Client;
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     admin = new Client(t.url);
     await admin.login(ADMIN.username, ADMIN.password);
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('login sets an HttpOnly SameSite=Lax session cookie and /auth/me answers', async () => {
     const c = new Client(t.url);
@@ -222,12 +221,12 @@ describe('auth', () => {
 describe('request rules', () => {
   let t: TestApp;
   let c: Client;
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     c = new Client(t.url);
     await c.login(ADMIN.username, ADMIN.password);
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('malformed JSON is a 400 problem', async () => {
     const r = await c.post('/auth/tokens', '{"name": ');
@@ -295,10 +294,10 @@ describe('request rules', () => {
 
 describe('login rate limiting', () => {
   let t: TestApp;
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp({ config: { loginLimitPerUser: 3, loginLimitPerClient: 100 } });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('too many attempts for one username are 429 with Retry-After', async () => {
     const statuses: number[] = [];

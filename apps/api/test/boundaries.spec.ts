@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { test } from 'node:test';
 
-const root = join(__dirname, '../../../..');
+const root = join(__dirname, '../../..');
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

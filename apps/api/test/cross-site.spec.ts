@@ -3,7 +3,6 @@
  * a GET that starts a turn is refused from another site, whatever cookie the browser attaches.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { ADMIN, startApp, type TestApp } from './support/app';
 import { Client } from './support/http';
 import { names, readStream } from './support/sse';
@@ -14,7 +13,7 @@ describe('cross-site turn through GET', () => {
   let t: TestApp;
   let a: Client;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp({ config: { allowedOrigins: [TRUSTED] } });
     a = new Client(t.url);
     await a.login(ADMIN.username, ADMIN.password);
@@ -24,7 +23,7 @@ describe('cross-site turn through GET', () => {
       assert.equal(r.status, 200, r.text);
     }
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const start = (slug: string, headers: Record<string, string>) =>
     readStream(`${t.url}/agent/stream?project_slug=${slug}&message=${encodeURIComponent('write it')}&advance=1`, { headers: { cookie: a.cookie!, ...headers } });

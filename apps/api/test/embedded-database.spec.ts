@@ -10,7 +10,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
 import { Client as PgClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/platform/create-app';
@@ -18,7 +17,11 @@ import { EmbeddedPostgres } from '../src/platform/database/embedded-postgres';
 import { ADMIN } from './support/app';
 import { Client, newUser } from './support/http';
 
-const MAIN = join(__dirname, '../src/main.js');
+const MAIN = join(__dirname, '../dist/src/main.js');
+
+// Each test runs initdb and boots the built server more than once; every wait below has its own
+// deadline (waitFor), so the whole test only needs a cap well above their sum on a loaded machine.
+jest.setTimeout(300_000);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

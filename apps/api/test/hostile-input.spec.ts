@@ -4,7 +4,6 @@
  * that look like UUIDs but are not.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { ADMIN, startApp, type TestApp } from './support/app';
 import { Client, newUser, type Res } from './support/http';
 import { readStream } from './support/sse';
@@ -27,7 +26,7 @@ describe('hostile input', () => {
   let anon: Client;
   let packId: number;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     a = new Client(t.url);
     anon = new Client(t.url);
@@ -36,7 +35,7 @@ describe('hostile input', () => {
     assert.equal(p.status, 201, p.text);
     packId = (await a.get('/studio/api/workflows')).body.find((w: { slug: string }) => w.slug === 'pdlc').id;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const DEEP = 5000;
   const routes: Array<[string, string, () => Client]> = [

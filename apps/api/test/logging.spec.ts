@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
 import { createTestDb } from './support/app';
 import { Client } from './support/http';
 
@@ -27,7 +26,7 @@ test('no secret appears in the logs; request lines are JSON with a request id', 
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-logs-'));
   const PASSWORD = 'Sup3r-Secret-Passw0rd';
   const API_KEY = 'sk-live-VERY-SECRET-KEY-0987654321';
-  const child = spawn(process.execPath, [join(__dirname, '../src/main.js')], {
+  const child = spawn(process.execPath, [join(__dirname, '../dist/src/main.js')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: db.databaseUrl ?? '', ADMIN_USERNAME: 'root-admin', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'debug', APP_SECRET: 'x'.repeat(40) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

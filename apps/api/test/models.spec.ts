@@ -3,7 +3,6 @@
  * write-only sealed API keys, IDOR, system records, referenced deletes, ordering and malformed ids.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import { Model } from '../src/modules/models/model.entity';
 import { ModelsService } from '../src/modules/models/models.service';
@@ -38,7 +37,7 @@ describe('models', () => {
   let aId: number;
   const base = { label: 'GPT', provider: 'vendor_a', model_id: 'gpt-4o-mini' };
 
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     ds = t.created.app.get(DataSource);
     a = new Client(t.url);
@@ -46,7 +45,7 @@ describe('models', () => {
     aId = (await a.get('/auth/me')).body.id;
     b = await newUser(t.url, a, 'bob-models');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const count = async () => Number((await ds.query('SELECT count(*)::int AS n FROM models'))[0].n);
 

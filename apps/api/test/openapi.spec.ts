@@ -8,22 +8,21 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from './support/app';
 import { Client } from './support/http';
 
-const root = join(__dirname, '../../../..');
+const root = join(__dirname, '../../..');
 
 describe('OpenAPI contract', () => {
   let t: TestApp;
   let doc: Record<string, unknown>;
   const dir = mkdtempSync(join(tmpdir(), 'openapi-check-'));
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     doc = (await new Client(t.url).get('/openapi.json')).body;
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc, null, 2) + '\n');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   test('is OpenAPI 3.1 and matches the checked-in libs/contracts/openapi.json (run `npm run openapi`)', () => {
     assert.equal(doc.openapi, '3.1.0');

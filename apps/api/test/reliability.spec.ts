@@ -4,7 +4,6 @@
  * Postgres server is cut, frozen and restored while turns stream and requests arrive.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { Client as PgClient } from 'pg';
 import { ADMIN, createTestDb, startApp, type TestApp, type TestDb } from './support/app';
 import { DbProxy } from './support/db-proxy';
@@ -47,7 +46,7 @@ describe('the database fails under a running service', () => {
   /** a direct connection (not through the proxy) to check what is stored */
   let direct: PgClient;
 
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
     db = await createTestDb();
     proxy = await DbProxy.start(db.databaseUrl!);
@@ -61,7 +60,7 @@ describe('the database fails under a running service', () => {
     await a.login(ADMIN.username, ADMIN.password);
     packId = await onePack(a, fake);
   });
-  after(async () => {
+  afterAll(async () => {
     proxy.restore();
     await direct.end();
     await t.close();

@@ -1,6 +1,5 @@
 /** Models, skills and agents over HTTP for two users: CRUD, validation, IDOR, system records, secrets. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import { Agent } from '../src/modules/agents/agent.entity';
 import { Model } from '../src/modules/models/model.entity';
@@ -13,13 +12,13 @@ describe('models, skills and agents', () => {
   let t: TestApp;
   let a: Client;
   let b: Client;
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     a = new Client(t.url);
     await a.login(ADMIN.username, ADMIN.password);
     b = await newUser(t.url, a, 'bob');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const fields = (r: { body: { errors?: Array<{ field: string }> } }) => (r.body.errors ?? []).map((e) => e.field);
 

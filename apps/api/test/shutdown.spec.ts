@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
 import { Client as PgClient } from 'pg';
 import { ADMIN, createTestDb, type TestDb } from './support/app';
 import { FakeLlm } from './support/fake-llm';
@@ -44,11 +43,11 @@ let db: TestDb;
 let child: ChildProcess;
 const logs: string[] = [];
 
-before(async () => {
+beforeAll(async () => {
   fake = await FakeLlm.start({ defaultTurn: { hang: true } });
   db = await createTestDb();
 });
-after(async () => {
+afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) {
     child.kill('SIGKILL');
     await exited(child, 10_000);
@@ -59,7 +58,7 @@ after(async () => {
 
 test('SIGTERM with a stream on a provider that never answers: the stream ends, the run is settled, the process exits before its deadline', async () => {
   const port = await freePort();
-  child = spawn(process.execPath, [join(__dirname, '../src/main.js')], {
+  child = spawn(process.execPath, [join(__dirname, '../dist/src/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -3,7 +3,6 @@
  * referenced deletes, ordering and malformed ids.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import { Skill } from '../src/modules/skills/skill.entity';
 import { ADMIN, startApp, type TestApp } from './support/app';
@@ -29,7 +28,7 @@ describe('skills', () => {
   let b: Client;
   let aId: number;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await startApp();
     ds = t.created.app.get(DataSource);
     a = new Client(t.url);
@@ -37,7 +36,7 @@ describe('skills', () => {
     aId = (await a.get('/auth/me')).body.id;
     b = await newUser(t.url, a, 'bob-skills');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const count = async () => Number((await ds.query('SELECT count(*)::int AS n FROM skills'))[0].n);
 

@@ -4,7 +4,6 @@
  * Retry-After), and stage moves serialised under concurrent advances — through real concurrent requests.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { ADMIN, startApp, type TestApp } from './support/app';
 import { FakeLlm } from './support/fake-llm';
 import { Client, newUser } from './support/http';
@@ -19,7 +18,7 @@ describe('turn admission', () => {
   let packId: number;
   let systemPack: number;
 
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start({ defaultTurn: { hang: true } });
     t = await startApp({
       config: { maxRunsPerUser: MAX_RUNS, maxDemoRunsPerClient: 2, maxStreamsPerUser: 20, llm: { provider: 'custom', model: 'fake', apiBase: fake.openaiBase, apiKey: 'sk-x' } },
@@ -37,7 +36,7 @@ describe('turn admission', () => {
     packId = pack.body.id;
     systemPack = (await a.get('/agent/workflows')).body.workflows.find((w: { slug: string }) => w.slug === 'pdlc').pack_id;
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await fake.close();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import type { ConditionContext } from './condition';
 import {
   breadthFirstFromStart,

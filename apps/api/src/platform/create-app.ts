@@ -24,6 +24,7 @@ import { createValidationPipe } from './errors/validation';
 import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, noNulInQuery, originCheck } from './http/body';
 import { studioPages } from './http/studio-pages';
 import { buildOpenApi, mountOpenApi } from './openapi';
+import { REPO_ROOT } from './paths';
 
 const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 /** LOG_LEVEL order, to filter the embedded server's lines (they start before the app's logger exists). */
@@ -131,7 +132,7 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
     logProblem(errorLogger, res, body, err);
     sendProblem(res, body, headers);
   };
-  app.use(studioPages(join(__dirname, '../../../../studio/dist')));
+  app.use(studioPages(join(REPO_ROOT, 'apps/studio/dist')));
 
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(createValidationPipe());

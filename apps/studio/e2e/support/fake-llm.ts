@@ -1,6 +1,6 @@
 /**
  * The repo's scripted fake OpenAI-compatible server (apps/api/test/support/fake-llm.ts, built to
- * apps/api/dist) run as a child process, so browser tests can make turns slow enough to reload mid-turn.
+ * apps/api/dist-support by `nx run api:build-support`) run as a child process, so browser tests can make turns slow enough to reload mid-turn.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -27,7 +27,7 @@ function freePort(): Promise<number> {
 /** Every answer streams `tokens` words, one per `intervalMs` — or is `text`. */
 export async function startFakeLlm(opts: { tokens: number; intervalMs: number } | { text: string }): Promise<FakeLlmProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'apps/api/dist/test/support/fake-llm-cli.js')], {
+  const child = spawn(process.execPath, [join(root, 'apps/api/dist-support/fake-llm-cli.js')], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,6 +1,6 @@
 // Pure state machine behind useEventStream: dedupes events by `<run_id>:<seq>`, tracks the last event
 // id, and decides whether a dropped connection is finished, must be resumed (with backoff), or failed.
-// No DOM, no React — tested with node:test in sse-state.spec.ts.
+// No DOM, no React — tested with jest in sse-state.spec.ts.
 
 /** A message as produced by eventsource-parser. */
 export interface SseMessage {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import { DomainError } from '../../platform/errors/domain-error';
 import { isInside, MAX_PATH, normalizeWorkspaceDir, normalizeWorkspacePath, WorkspacePathError } from './workspace-path';
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import type { AppConfig } from '../../platform/config/app-config';
 import { OfflineProvider } from './providers/offline.provider';
 import type { ProviderEvent } from './providers/provider';

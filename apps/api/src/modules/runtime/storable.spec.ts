@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
 import { storableText, storableValue, TextJoiner } from './storable';
 
 test('NUL becomes U+FFFD in text; other text is returned as is', () => {

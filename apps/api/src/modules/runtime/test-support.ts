@@ -21,6 +21,13 @@ import {
 } from './runtime.types';
 import type { TurnDeps } from './turn-runner';
 
+/**
+ * A copy as the wire or the jsonb column would carry it. (Not structuredClone: under jest that builds
+ * the copy in Node's realm, whose Object.prototype is not the test's, and node:assert's deepEqual
+ * compares prototypes.)
+ */
+const asJson = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
 export const SERVER: TurnDeps = { server: { provider: 'offline', model: 'offline' } };
 
 export class MemoryWorkspace implements Workspace {
@@ -108,7 +115,7 @@ export class ScriptedProvider implements Provider {
   }
 
   async *stream(req: ProviderRequest): AsyncGenerator<ProviderEvent> {
-    this.requests.push({ system: req.system, messages: structuredClone(req.messages), tools: req.tools, model: req.model, temperature: req.temperature, maxTokens: req.maxTokens });
+    this.requests.push({ system: req.system, messages: asJson(req.messages), tools: req.tools, model: req.model, temperature: req.temperature, maxTokens: req.maxTokens });
     const step = this.steps.shift() ?? this.fallback;
     if (step.hang) await new Promise(() => undefined);
     const deltas = typeof step.text === 'string' ? (step.text.match(/\S+\s*|\s+/g) ?? []) : (step.text ?? []);
@@ -180,7 +187,7 @@ export function fakePorts(opts: { agents: ResolvedAgent[]; workspace?: MemoryWor
   const workspace = opts.workspace ?? new MemoryWorkspace();
   const ports: TurnPorts = {
     loadAgent: async (id) => opts.agents.find((a) => a.id === id) ?? null,
-    saveState: async (s) => void saved.push(structuredClone(s)),
+    saveState: async (s) => void saved.push(asJson(s)),
     workspace,
     provider: (m) => ({ provider: opts.provider, name: opts.providerName ?? opts.provider.name, model: m?.model_id ?? opts.model ?? 'test-model' }),
   };

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import { TOOL_NAMES, type ToolName } from './runtime.types';
 import { MemoryWorkspace } from './test-support';
 import { MAX_FILE_BYTES, MAX_READ_LINES, MAX_SEARCH_HITS, MAX_TOOL_OUTPUT_BYTES, offeredTools, runTool, toolMessageContent, TOOLS, toolSpecs, truncateOutput } from './tools';

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { validateEnvironment } from './environment.schema';
+import { REPO_ROOT } from '../paths';
 
 export type ModelHostsMode = 'any' | 'public';
 
@@ -103,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 function readVersion(): string {
   try {
-    return JSON.parse(readFileSync(join(__dirname, '../../../../../../package.json'), 'utf8')).version;
+    return JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version;
   } catch {
     return '0.0.0';
   }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import { QueryFailedError } from 'typeorm';
 import { DomainError } from './domain-error';
 import { toProblem } from './problem.filter';

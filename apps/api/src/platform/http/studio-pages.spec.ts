@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { after, before, describe, test } from 'node:test';
 import express from 'express';
 import { studioPages } from './studio-pages';
 
@@ -32,7 +31,7 @@ describe('studio pages: compression and caching', () => {
   let dist: string;
   const script = 'export const answer = () => "the same line, again and again";\n'.repeat(2000);
 
-  before(async () => {
+  beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'studio-dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'assets', 'index-DbsTH9JN.js'), script);
@@ -45,7 +44,7 @@ describe('studio pages: compression and caching', () => {
     });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  after(async () => {
+  afterAll(async () => {
     await new Promise((r) => server.close(r));
     rmSync(dist, { recursive: true, force: true });
   });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { describe, test } from 'node:test';
 import {
   assertAddressAllowed,
   assertUrlAllowed,

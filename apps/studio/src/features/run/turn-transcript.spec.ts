@@ -1,4 +1,3 @@
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { failTurn, newTurn, reduceTurn, stopTurn, turnSummary, type StreamEventLike, type Turn } from './turn-transcript';
 import { buildFileTree } from './file-tree';

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
 import { drain, FakeLlm } from '../../../../test/support/fake-llm';
 import { AnthropicProvider, AnthropicProviderOptions } from './anthropic.provider';
 import { ChatMessage, ProviderError, ProviderEvent, ProviderRequest, ToolSpec } from './provider';
@@ -37,10 +36,10 @@ describe('AnthropicProvider against a fake Anthropic server', () => {
   const provider = (o: AnthropicProviderOptions = {}) =>
     new AnthropicProvider({ baseURL: fake.anthropicBase, apiKey: 'sk-ant-test', ...o });
 
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
   });
-  after(async () => {
+  afterAll(async () => {
     await fake.close();
   });
   beforeEach(() => fake.reset());

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
 import { drain, FakeLlm } from '../../../../test/support/fake-llm';
 import { createProvider, CreateProviderOptions, hostMode, isOfficialBase, ModelProviderSpec, ProviderEnv } from './create-provider';
 import { ProviderError, ProviderRequest } from './provider';
@@ -35,10 +34,10 @@ describe('createProvider', () => {
     lookup: async () => [{ address: '93.184.216.34', family: 4 }],
   };
 
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
   });
-  after(async () => {
+  afterAll(async () => {
     await fake.close();
   });
   beforeEach(() => {

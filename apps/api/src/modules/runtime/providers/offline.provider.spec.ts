@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import { reactLoop } from '../react-loop';
 import type { RuntimeEvent, ToolName } from '../runtime.types';
 import { makeAgent, MemoryWorkspace } from '../test-support';

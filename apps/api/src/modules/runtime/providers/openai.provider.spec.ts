@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
 import { drain, FakeLlm } from '../../../../test/support/fake-llm';
 import { OpenAiProvider, OpenAiProviderOptions } from './openai.provider';
 import { ChatMessage, ProviderError, ProviderEvent, ProviderRequest, ToolSpec } from './provider';
@@ -37,10 +36,10 @@ describe('OpenAiProvider against a fake OpenAI server', () => {
   const provider = (o: OpenAiProviderOptions = {}) =>
     new OpenAiProvider({ baseURL: fake.openaiBase, apiKey: 'sk-test', ...o });
 
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
   });
-  after(async () => {
+  afterAll(async () => {
     await fake.close();
   });
   beforeEach(() => fake.reset());
