@@ -4,7 +4,6 @@
  * users' runs are 404 and never listed.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
 import { ADMIN, startApp, type TestApp } from './support/app';
 import { FakeLlm } from './support/fake-llm';
 import { Client, newUser } from './support/http';
@@ -17,7 +16,7 @@ describe('runs', () => {
   let b: Client;
   let packId: number;
 
-  before(async () => {
+  beforeAll(async () => {
     fake = await FakeLlm.start();
     t = await startApp({ config: { llm: { provider: 'custom', model: 'fake', apiBase: fake.openaiBase, apiKey: 'sk-x' } } });
     a = new Client(t.url);
@@ -36,7 +35,7 @@ describe('runs', () => {
       assert.equal((await a.put(`/agent/workflows/${slug}`, { domain: 'pdlc', stage: 'discover', pack_id: packId })).status, 200);
     }
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await fake.close();
   });
