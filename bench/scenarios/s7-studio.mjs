@@ -1,11 +1,11 @@
-// 7. The studio editor opening a 500-node pack in Debian's Chromium (playwright-core, headless).
+// 7. The studio editor opening a 500-node pack in Debian's Chromium (@playwright/test's chromium, headless).
 // Time to interactive = from navigating to /studio/workflows/{id} (already logged in through the login
 // form) until React Flow has rendered nodes (it renders only the visible ones) and a pan by mouse
 // drag has moved the viewport. Then a 1-second continuous pan records requestAnimationFrame deltas.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium } from '@playwright/test';
 import { bigGraph } from '../lib/setup.mjs';
 import { ADMIN } from '../lib/processes.mjs';
 import { ms, round, summary } from '../lib/stats.mjs';
