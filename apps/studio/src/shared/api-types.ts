@@ -288,7 +288,8 @@ export interface ToolCallSummary {
 export interface HistoryMessage {
   id: number;
   run_id: number | string | null;
-  role: 'user' | 'assistant' | 'system' | 'tool' | string;
+  /** 'user', 'assistant', 'system' or 'tool' today; kept open for roles a newer server adds. */
+  role: string;
   content: string;
   stage: string | null;
   node_key: string | null;

@@ -112,7 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 function readVersion(): string {
   try {
-    return JSON.parse(readFileSync(join(__dirname, '../../../../../../package.json'), 'utf8')).version;
+    return (JSON.parse(readFileSync(join(__dirname, '../../../../../../package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return '0.0.0';
   }
