@@ -17,7 +17,7 @@ const shots = join(__dirname, '../../../test-results/e2e');
 async function luminance(page: Page, selector: string, prop: 'backgroundColor' | 'color'): Promise<number> {
   const css = await page.locator(selector).first().evaluate((el, p) => getComputedStyle(el)[p as 'color'], prop);
   const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255);
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 describe('first run and dark mode (browser)', () => {

@@ -81,7 +81,7 @@ describe('draftFromGraph / draftToGraph', () => {
     };
     const d = draftFromGraph(graph);
     assert.equal(d.nodes.length, 2);
-    assert.equal(d.edges[0]!.source, START_ID);
+    assert.equal(d.edges[0].source, START_ID);
     assert.deepEqual(draftToGraph(d), graph);
   });
 
@@ -94,8 +94,8 @@ describe('draftFromGraph / draftToGraph', () => {
 
   it('turns empty conditions into null', () => {
     let d = sample();
-    d = updateEdge(d, d.edges[1]!.id, { condition: '   ' });
-    assert.equal(draftToGraph(d).edges[1]!.condition, null);
+    d = updateEdge(d, d.edges[1].id, { condition: '   ' });
+    assert.equal(draftToGraph(d).edges[1].condition, null);
   });
 });
 
@@ -136,12 +136,12 @@ describe('connect', () => {
   it('adds an edge between two nodes and from start', () => {
     const d = sample();
     const [a, , c] = d.nodes;
-    const r = connect(d, a!.uid, c!.uid);
+    const r = connect(d, a.uid, c.uid);
     assert.equal(r.error, null);
     assert.equal(r.draft.edges.length, 4);
     const g = draftToGraph(r.draft);
     assert.deepEqual(g.edges.at(-1), edge('discover_agent', 'design_agent'));
-    const s = connect(d, START_ID, c!.uid);
+    const s = connect(d, START_ID, c.uid);
     assert.equal(s.error, null);
     assert.equal(draftToGraph(s.draft).edges.at(-1)!.from_node, 'start');
   });
@@ -149,18 +149,18 @@ describe('connect', () => {
   it('refuses edges into start, self loops, duplicates and unknown nodes', () => {
     const d = sample();
     const [a, b] = d.nodes;
-    assert.match(connect(d, a!.uid, START_ID).error ?? '', /start/);
-    assert.ok(connect(d, a!.uid, a!.uid).error);
-    assert.ok(connect(d, a!.uid, b!.uid).error, 'already connected');
-    assert.ok(connect(d, a!.uid, 'nope').error);
-    assert.equal(connect(d, a!.uid, START_ID).draft, d);
+    assert.match(connect(d, a.uid, START_ID).error ?? '', /start/);
+    assert.ok(connect(d, a.uid, a.uid).error);
+    assert.ok(connect(d, a.uid, b.uid).error, 'already connected');
+    assert.ok(connect(d, a.uid, 'nope').error);
+    assert.equal(connect(d, a.uid, START_ID).draft, d);
   });
 });
 
 describe('deleteElements', () => {
   it('removes a node with every edge touching it', () => {
     const d = sample();
-    const gate = d.nodes[1]!;
+    const gate = d.nodes[1];
     const next = deleteElements(d, { nodeIds: [gate.uid] });
     assert.equal(next.nodes.length, 2);
     assert.deepEqual(draftToGraph(next).edges, [edge('start', 'discover_agent')]);
@@ -168,7 +168,7 @@ describe('deleteElements', () => {
 
   it('removes edges by id, never the start node, and is a no-op for nothing', () => {
     const d = sample();
-    const next = deleteElements(d, { edgeIds: [d.edges[0]!.id], nodeIds: [START_ID] });
+    const next = deleteElements(d, { edgeIds: [d.edges[0].id], nodeIds: [START_ID] });
     assert.equal(next.nodes.length, 3);
     assert.equal(next.edges.length, 2);
     assert.equal(deleteElements(d, {}), d);
@@ -179,43 +179,43 @@ describe('deleteElements', () => {
 describe('property edits', () => {
   it('renaming a node key keeps its edges', () => {
     const d = sample();
-    const next = updateNode(d, d.nodes[0]!.uid, { node_key: 'research' });
+    const next = updateNode(d, d.nodes[0].uid, { node_key: 'research' });
     assert.deepEqual(draftToGraph(next).edges.slice(0, 2), [edge('start', 'research'), edge('research', 'gate_1')]);
   });
 
   it('switching a node away from agent clears agent_id; artifact is set and cleared', () => {
     let d = sample();
-    const uid = d.nodes[0]!.uid;
+    const uid = d.nodes[0].uid;
     d = updateNode(d, uid, { type: 'branch' });
-    assert.equal(d.nodes[0]!.agent_id, null);
+    assert.equal(d.nodes[0].agent_id, null);
     d = setArtifact(d, uid, 'docs/prd.md');
-    assert.deepEqual(d.nodes[0]!.config, { artifact: 'docs/prd.md' });
+    assert.deepEqual(d.nodes[0].config, { artifact: 'docs/prd.md' });
     d = setArtifact(d, uid, '');
-    assert.deepEqual(d.nodes[0]!.config, {});
+    assert.deepEqual(d.nodes[0].config, {});
   });
 
   it('moves an edge among the edges of the same source', () => {
     let d = sample();
-    const a = d.nodes[0]!.uid;
-    d = connect(d, a, d.nodes[2]!.uid).draft;
+    const a = d.nodes[0].uid;
+    d = connect(d, a, d.nodes[2].uid).draft;
     const last = d.edges.at(-1)!.id;
     d = moveEdge(d, last, -1);
     assert.deepEqual(
       draftToGraph(d).edges.filter((e) => e.from_node === 'discover_agent').map((e) => e.to_node),
       ['design_agent', 'gate_1'],
     );
-    assert.equal(moveEdge(d, d.edges[0]!.id, -1), d);
+    assert.equal(moveEdge(d, d.edges[0].id, -1), d);
   });
 });
 
 describe('moveNodes / applyLayout', () => {
   it('keeps unchanged nodes identical (cheap re-render) and moves start', () => {
     const d = sample();
-    const moved = moveNodes(d, new Map([[d.nodes[1]!.uid, { x: 9, y: 9 }], [START_ID, { x: -5, y: 1 }]]));
+    const moved = moveNodes(d, new Map([[d.nodes[1].uid, { x: 9, y: 9 }], [START_ID, { x: -5, y: 1 }]]));
     assert.equal(moved.nodes[0], d.nodes[0]);
     assert.notEqual(moved.nodes[1], d.nodes[1]);
     assert.deepEqual(moved.start, { x: -5, y: 1 });
-    assert.equal(moveNodes(d, new Map([[d.nodes[0]!.uid, { x: 100, y: 40 }]])), d);
+    assert.equal(moveNodes(d, new Map([[d.nodes[0].uid, { x: 100, y: 40 }]])), d);
   });
 
   it('takes positions from a laid-out graph', () => {
@@ -245,11 +245,11 @@ describe('history', () => {
 
   it('coalesces consecutive edits with the same key into one undo step', () => {
     let h = historyFrom(sample());
-    const uid = h.draft.nodes[0]!.uid;
+    const uid = h.draft.nodes[0].uid;
     for (const key of ['r', 're', 'res']) h = commit(h, updateNode(h.draft, uid, { node_key: key }), `key:${uid}`);
     assert.equal(h.past.length, 1);
     h = undo(h);
-    assert.equal(h.draft.nodes[0]!.node_key, 'discover_agent');
+    assert.equal(h.draft.nodes[0].node_key, 'discover_agent');
   });
 
   it('a new edit clears redo and identical drafts are not recorded', () => {
@@ -274,9 +274,9 @@ describe('mapProblems', () => {
       ],
       [{ field: 'nodes[0]', node_key: 'gate_1', message: 'not reachable' }, { field: 'stages', message: 'stage "test" has no agent node' }],
     );
-    assert.deepEqual(m.nodes.get(d.nodes[2]!.uid)!.errors, ['agent_id: agent 99 does not exist']);
-    assert.deepEqual(m.edges.get(d.edges[1]!.id)!.errors, ['condition: unexpected token']);
-    assert.deepEqual(m.nodes.get(d.nodes[1]!.uid)!.warnings, ['not reachable']);
+    assert.deepEqual(m.nodes.get(d.nodes[2].uid)!.errors, ['agent_id: agent 99 does not exist']);
+    assert.deepEqual(m.edges.get(d.edges[1].id)!.errors, ['condition: unexpected token']);
+    assert.deepEqual(m.nodes.get(d.nodes[1].uid)!.warnings, ['not reachable']);
     assert.equal(m.general.length, 2);
     assert.equal(m.errorCount, 3);
     assert.equal(m.warningCount, 2);
@@ -288,9 +288,9 @@ describe('React Flow conversion', () => {
     const d = sample();
     const nodes = toFlowNodes(d, view());
     assert.equal(nodes.length, 4);
-    assert.equal(nodes[0]!.id, START_ID);
-    assert.equal(nodes[0]!.deletable, false);
-    const first = nodes[1]!;
+    assert.equal(nodes[0].id, START_ID);
+    assert.equal(nodes[0].deletable, false);
+    const first = nodes[1];
     assert.equal(first.type, 'step');
     if (first.type === 'step') {
       assert.equal(first.data.color, stageColor('discover', ['discover', 'design']));
@@ -299,20 +299,20 @@ describe('React Flow conversion', () => {
     const edges = toFlowEdges(d, view());
     assert.deepEqual(
       edges.map((e) => [e.source, e.target]),
-      [[START_ID, d.nodes[0]!.uid], [d.nodes[0]!.uid, d.nodes[1]!.uid], [d.nodes[1]!.uid, d.nodes[2]!.uid]],
+      [[START_ID, d.nodes[0].uid], [d.nodes[0].uid, d.nodes[1].uid], [d.nodes[1].uid, d.nodes[2].uid]],
     );
   });
 
   it('reuses React Flow objects for unchanged elements (500 nodes stay cheap)', () => {
     let d: GraphDraft = draftFromGraph({ nodes: [], edges: [] });
     for (let i = 0; i < 500; i++) d = addNode(d, { type: 'agent', position: { x: i * 10, y: 0 }, stage_label: 'discover' }).draft;
-    for (let i = 1; i < 500; i++) d = connect(d, d.nodes[i - 1]!.uid, d.nodes[i]!.uid).draft;
+    for (let i = 1; i < 500; i++) d = connect(d, d.nodes[i - 1].uid, d.nodes[i].uid).draft;
     const cache = createFlowCache();
     const v = view();
     const a = toFlowNodes(d, v, cache);
     const ea = toFlowEdges(d, v, cache);
     // moved down, not back: its edges stay forward curves (a node moved behind its source would make a loop edge)
-    const moved = moveNodes(d, new Map([[d.nodes[10]!.uid, { x: 100, y: 5 }]]));
+    const moved = moveNodes(d, new Map([[d.nodes[10].uid, { x: 100, y: 5 }]]));
     const b = toFlowNodes(moved, v, cache);
     const eb = toFlowEdges(moved, v, cache);
     let changed = 0;
@@ -326,23 +326,23 @@ describe('React Flow conversion', () => {
   it('marks problems, selection and read-only on the flow elements', () => {
     const d = sample();
     const problems = mapProblems(d, [{ field: 'nodes[0].stage_label', message: 'bad' }, { field: 'edges[0]', message: 'x' }]);
-    const nodes = toFlowNodes(d, view({ problems, selected: new Set([d.nodes[0]!.uid]), readOnly: true }));
-    const n = nodes[1]!;
+    const nodes = toFlowNodes(d, view({ problems, selected: new Set([d.nodes[0].uid]), readOnly: true }));
+    const n = nodes[1];
     assert.equal(n.selected, true);
     assert.equal(n.draggable, false);
     if (n.type === 'step') assert.deepEqual(n.data.errors, ['stage_label: bad']);
     const edges = toFlowEdges(d, view({ problems }));
-    assert.match(edges[0]!.className ?? '', /edge-error/);
+    assert.match(edges[0].className ?? '', /edge-error/);
   });
 
   it('labels a branch default edge and round-trips through draftFromFlow', () => {
     let d = sample();
-    d = updateNode(d, d.nodes[1]!.uid, { type: 'branch' });
-    d = connect(d, d.nodes[1]!.uid, d.nodes[0]!.uid, 'contains(reply, "again")').draft;
+    d = updateNode(d, d.nodes[1].uid, { type: 'branch' });
+    d = connect(d, d.nodes[1].uid, d.nodes[0].uid, 'contains(reply, "again")').draft;
     const v = view();
     const edges = toFlowEdges(d, v);
-    assert.equal(edges[2]!.label, 'default');
-    assert.equal(edges[3]!.label, 'contains(reply, "again")');
+    assert.equal(edges[2].label, 'default');
+    assert.equal(edges[3].label, 'contains(reply, "again")');
     const back = draftFromFlow(toFlowNodes(d, v), edges);
     assert.deepEqual(draftToGraph(back), draftToGraph(d));
     const added = addNode(back, { type: 'gate', position: { x: 0, y: 0 } });
@@ -356,8 +356,8 @@ describe('mergeProblemMaps', () => {
     const client = mapProblems(d, [{ field: 'nodes[0].agent_id', message: 'x' }], [{ field: 'stages', message: 'w' }]);
     const server = mapProblems(d, [{ field: 'nodes[0].agent_id', message: 'x' }, { field: 'nodes[1].stage_label', message: 'y' }]);
     const m = mergeProblemMaps(client, server)!;
-    assert.deepEqual(m.nodes.get(d.nodes[0]!.uid)!.errors, ['agent_id: x']);
-    assert.deepEqual(m.nodes.get(d.nodes[1]!.uid)!.errors, ['stage_label: y']);
+    assert.deepEqual(m.nodes.get(d.nodes[0].uid)!.errors, ['agent_id: x']);
+    assert.deepEqual(m.nodes.get(d.nodes[1].uid)!.errors, ['stage_label: y']);
     assert.equal(m.errorCount, 2);
     assert.equal(m.warningCount, 1);
     assert.equal(mergeProblemMaps(null, server), server);
@@ -453,7 +453,7 @@ describe('stageLanes', () => {
   it('one band per stage with nodes, in stage order, around its nodes', () => {
     const lanes = stageLanes(sample().nodes, ['discover', 'design', 'empty']);
     assert.deepEqual(lanes.map((l) => l.stage), ['discover', 'design']);
-    const discover = lanes[0]!;
+    const discover = lanes[0];
     assert.ok(discover.x < 100 && discover.x + discover.width > 300 + NODE_W);
     assert.ok(discover.y < 0 && discover.y + discover.height > 40 + NODE_H);
   });
@@ -462,7 +462,7 @@ describe('stageLanes', () => {
 describe('copy, paste, duplicate', () => {
   it('pastes the selected nodes with their inner edges, new keys, beside the originals', () => {
     const d = sample();
-    const sel = new Set([d.nodes[0]!.uid, d.nodes[1]!.uid]);
+    const sel = new Set([d.nodes[0].uid, d.nodes[1].uid]);
     const clip = copySelection(d, sel)!;
     assert.equal(clip.edges.length, 1, 'only the edge between the two copied nodes');
     const { draft, uids } = pasteClip(d, clip);
@@ -470,7 +470,7 @@ describe('copy, paste, duplicate', () => {
     const pasted = draft.nodes.filter((n) => uids.includes(n.uid));
     assert.deepEqual(pasted.map((n) => n.node_key), ['discover_agent_copy_1', 'gate_1_copy_1']);
     assert.deepEqual(pasted.map((n) => n.stage_label), ['discover', 'discover']);
-    assert.equal(pasted[0]!.agent_id, 1);
+    assert.equal(pasted[0].agent_id, 1);
     assert.ok(draft.edges.some((e) => e.source === uids[0] && e.target === uids[1]));
     for (const p of pasted) {
       for (const n of d.nodes) assert.ok(Math.abs(n.position_x - p.position_x) >= NODE_W || Math.abs(n.position_y - p.position_y) >= NODE_H, `${p.node_key} lands on ${n.node_key}`);
