@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import './shared/styles.css';
+import './app/styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -5,46 +5,16 @@
  * from `message_start` to `message_stop`), streaming or not, as the request asks.
  *
  * Each request takes the next scripted turn from the queue, or `defaultTurn` when the queue is empty.
- * Every request is recorded in `requests` (path, parsed body, lower-cased headers).
+ * Every request is recorded in `requests` (path, parsed body, lower-cased headers). The answers' wire
+ * formats are in fake-openai-wire.ts and fake-anthropic-wire.ts.
  */
 import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { anthropicErrorType, anthropicMessage, streamAnthropic } from './fake-anthropic-wire';
+import type { FakeTurn, PacedStream } from './fake-llm-turn';
+import { openAiCompletion, openAiErrorType, streamOpenAi } from './fake-openai-wire';
 
-export interface FakeToolCall {
-  name: string;
-  /** an object is sent as JSON; a string is sent verbatim (use it for malformed arguments) */
-  arguments: object | string;
-}
-
-export interface FakeTurn {
-  /** streamed split into word-ish chunks */
-  text?: string;
-  /** streamed as exactly these content chunks (instead of `text`), e.g. an emoji's surrogate pair cut in two */
-  chunks?: string[];
-  /** streamed as fragments: the name first, then the arguments in 2–3 pieces */
-  tool_calls?: FakeToolCall[];
-  /** answer with this HTTP status and an error body in the API's format */
-  status?: number;
-  /** seconds, sent as `retry-after` (429 defaults to 1) */
-  retryAfter?: number;
-  /** milliseconds, sent as `retry-after-ms` (both SDKs prefer it: keeps retry tests fast) */
-  retryAfterMs?: number;
-  /** accept the request and never answer (until close) */
-  hang?: boolean;
-  /** a 200 event stream of malformed data */
-  garbage?: boolean;
-  /** delay before the first content chunk (headers go out at once) */
-  ttftMs?: number;
-  /** delay between chunks */
-  tokenIntervalMs?: number;
-  /** with no `text`: stream this many generated word tokens */
-  tokens?: number;
-  /** destroy the connection after this many content chunks (a connection lost mid-stream) */
-  dropAfter?: number;
-  /** the finish/stop reason to report instead of the natural one (OpenAI names: stop|length|tool_calls|content_filter) */
-  finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
-}
+export { splitTokens, type FakeToolCall, type FakeTurn } from './fake-llm-turn';
 
 export interface RecordedRequest {
   method: string;
@@ -61,8 +31,6 @@ export interface FakeLlmOptions {
 }
 
 type Format = 'openai' | 'anthropic';
-
-const WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do'];
 
 export class FakeLlm {
   url = '';
@@ -169,7 +137,8 @@ export class FakeLlm {
     const streaming = typeof body === 'object' && body !== null && body.stream === true;
     if (turn.garbage) return this.sendGarbage(res, format);
     if (!streaming) return this.sendJson(res, format, turn, body);
-    return format === 'openai' ? this.streamOpenAi(res, turn, body) : this.streamAnthropic(res, turn, body);
+    const paced = this.stream(res, turn);
+    return format === 'openai' ? streamOpenAi(paced, turn, body) : streamAnthropic(paced, turn, body);
   }
 
   private sendError(res: ServerResponse, format: Format, turn: FakeTurn): void {
@@ -200,157 +169,11 @@ export class FakeLlm {
   }
 
   private sendJson(res: ServerResponse, format: Format, turn: FakeTurn, body: any): void {
-    const text = turnText(turn);
-    const calls = turn.tool_calls ?? [];
-    const inputTokens = estimateTokens(body);
-    const outputTokens = splitTokens(text).length + calls.length;
-    if (format === 'openai') {
-      json(res, 200, {
-        id: `chatcmpl-${id()}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: body?.model ?? 'fake-model',
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: 'assistant',
-              content: text || (calls.length ? null : ''),
-              refusal: null,
-              ...(calls.length
-                ? {
-                    tool_calls: calls.map((c) => ({
-                      id: `call_${id()}`,
-                      type: 'function',
-                      function: { name: c.name, arguments: argsText(c) },
-                    })),
-                  }
-                : {}),
-            },
-            logprobs: null,
-            finish_reason: turn.finishReason ?? (calls.length ? 'tool_calls' : 'stop'),
-          },
-        ],
-        usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
-      });
-    } else {
-      const content: object[] = [];
-      if (text) content.push({ type: 'text', text });
-      for (const c of calls) {
-        let input: unknown = c.arguments;
-        if (typeof input === 'string') {
-          try {
-            input = JSON.parse(input);
-          } catch {
-            input = {};
-          }
-        }
-        content.push({ type: 'tool_use', id: `toolu_${id()}`, name: c.name, input });
-      }
-      json(res, 200, {
-        id: `msg_${id()}`,
-        type: 'message',
-        role: 'assistant',
-        model: body?.model ?? 'fake-model',
-        content,
-        stop_reason: anthropicStopReason(turn, calls.length > 0),
-        stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: outputTokens },
-      });
-    }
-  }
-
-  private async streamOpenAi(res: ServerResponse, turn: FakeTurn, body: any): Promise<void> {
-    const s = this.stream(res, turn);
-    const base = { id: `chatcmpl-${id()}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body?.model ?? 'fake-model', system_fingerprint: null };
-    const chunk = (delta: object, finish: string | null = null) =>
-      `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-
-    const tokens = turn.chunks ?? splitTokens(turnText(turn));
-    const calls = turn.tool_calls ?? [];
-    let first = true;
-    const role = (): object => {
-      if (!first) return {};
-      first = false;
-      return { role: 'assistant' };
-    };
-    await s.wait(turn.ttftMs);
-    for (const t of tokens) {
-      if (!(await s.content(chunk({ ...role(), content: t })))) return;
-    }
-    for (let i = 0; i < calls.length; i++) {
-      const c = calls[i];
-      const head = { index: i, id: `call_${id()}`, type: 'function', function: { name: c.name, arguments: '' } };
-      if (!(await s.content(chunk({ ...role(), tool_calls: [head] })))) return;
-      for (const piece of splitArgs(argsText(c))) {
-        if (!(await s.content(chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] })))) return;
-      }
-    }
-    if (first && !(await s.content(chunk({ role: 'assistant', content: '' })))) return;
-    const finish = turn.finishReason ?? (calls.length ? 'tool_calls' : 'stop');
-    if (!s.write(chunk({}, finish))) return;
-    if (body?.stream_options?.include_usage) {
-      const input = estimateTokens(body);
-      const output = tokens.length + calls.length;
-      s.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output } })}\n\n`);
-    }
-    s.write('data: [DONE]\n\n');
-    s.end();
-  }
-
-  private async streamAnthropic(res: ServerResponse, turn: FakeTurn, body: any): Promise<void> {
-    const s = this.stream(res, turn);
-    const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-    const tokens = turn.chunks ?? splitTokens(turnText(turn));
-    const calls = turn.tool_calls ?? [];
-    const input = estimateTokens(body);
-    s.write(
-      ev('message_start', {
-        message: {
-          id: `msg_${id()}`,
-          type: 'message',
-          role: 'assistant',
-          model: body?.model ?? 'fake-model',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
-        },
-      }),
-    );
-    s.write(ev('ping', {}));
-    await s.wait(turn.ttftMs);
-    let index = 0;
-    if (tokens.length) {
-      s.write(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-      for (const t of tokens) {
-        if (!(await s.content(ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } })))) return;
-      }
-      s.write(ev('content_block_stop', { index }));
-      index++;
-    }
-    for (const c of calls) {
-      const block = { type: 'tool_use', id: `toolu_${id()}`, name: c.name, input: {} };
-      if (!(await s.content(ev('content_block_start', { index, content_block: block })))) return;
-      s.write(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }));
-      for (const piece of splitArgs(argsText(c))) {
-        if (!(await s.content(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } })))) return;
-      }
-      s.write(ev('content_block_stop', { index }));
-      index++;
-    }
-    s.write(
-      ev('message_delta', {
-        delta: { stop_reason: anthropicStopReason(turn, calls.length > 0), stop_sequence: null },
-        usage: { output_tokens: tokens.length + calls.length },
-      }),
-    );
-    s.write(ev('message_stop', {}));
-    s.end();
+    json(res, 200, format === 'openai' ? openAiCompletion(turn, body) : anthropicMessage(turn, body));
   }
 
   /** Paced writing to one response that stops quietly once the client or the server has gone. */
-  private stream(res: ServerResponse, turn: FakeTurn) {
+  private stream(res: ServerResponse, turn: FakeTurn): PacedStream {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
     let sent = 0;
@@ -415,85 +238,6 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
-}
-
-function id(): string {
-  return randomBytes(8).toString('hex');
-}
-
-function turnText(turn: FakeTurn): string {
-  if (turn.chunks) return turn.chunks.join('');
-  if (turn.text !== undefined) return turn.text;
-  if (turn.tokens && turn.tokens > 0) {
-    return Array.from({ length: turn.tokens }, (_, i) => WORDS[i % WORDS.length]).join(' ');
-  }
-  return '';
-}
-
-/** "Hello big world" → ["Hello ", "big ", "world"]; joining the pieces gives the text back. */
-export function splitTokens(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [];
-}
-
-function argsText(c: FakeToolCall): string {
-  return typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments);
-}
-
-/** Arguments in 2–3 pieces (1 when too short to split). */
-function splitArgs(s: string): string[] {
-  if (s.length < 2) return s ? [s] : [];
-  const n = s.length >= 6 ? 3 : 2;
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(s.slice(Math.floor((i * s.length) / n), Math.floor(((i + 1) * s.length) / n)));
-  return out;
-}
-
-function estimateTokens(body: any): number {
-  const text = JSON.stringify({ system: body?.system, messages: body?.messages ?? [] });
-  return Math.max(1, Math.ceil(text.length / 4));
-}
-
-function anthropicStopReason(turn: FakeTurn, hasCalls: boolean): string {
-  switch (turn.finishReason) {
-    case 'length':
-      return 'max_tokens';
-    case 'content_filter':
-      return 'refusal';
-    case 'tool_calls':
-      return 'tool_use';
-    case 'stop':
-      return 'end_turn';
-    default:
-      return hasCalls ? 'tool_use' : 'end_turn';
-  }
-}
-
-function openAiErrorType(status: number): string {
-  if (status === 429) return 'rate_limit_exceeded';
-  if (status === 401) return 'invalid_request_error';
-  if (status >= 500) return 'server_error';
-  return 'invalid_request_error';
-}
-
-function anthropicErrorType(status: number): string {
-  switch (status) {
-    case 400:
-      return 'invalid_request_error';
-    case 401:
-      return 'authentication_error';
-    case 403:
-      return 'permission_error';
-    case 404:
-      return 'not_found_error';
-    case 413:
-      return 'request_too_large';
-    case 429:
-      return 'rate_limit_error';
-    case 529:
-      return 'overloaded_error';
-    default:
-      return 'api_error';
-  }
 }
 
 /** Reads an async stream to its end; returns what arrived and what it threw (if anything). For tests. */

@@ -12,19 +12,8 @@
  * credentials always explicit — the SDK never reads ANTHROPIC_* variables or local credential files.
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import {
-  callScopedFetch,
-  ChatMessage,
-  currentCall,
-  DEFAULT_MAX_RETRIES,
-  FinishReason,
-  parseToolArguments,
-  Provider,
-  ProviderCall,
-  ProviderEvent,
-  ProviderRequest,
-  ToolSpec,
-} from './provider';
+import { ChatMessage, FinishReason, parseToolArguments, Provider, ProviderEvent, ProviderRequest, ToolSpec } from './provider';
+import { callScopedFetch, currentCall, DEFAULT_MAX_RETRIES, ProviderCall } from './provider-call';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;

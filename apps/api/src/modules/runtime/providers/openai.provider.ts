@@ -8,19 +8,8 @@
  * Credentials and hosts are always passed explicitly so the SDK never falls back to OPENAI_* variables.
  */
 import OpenAI from 'openai';
-import {
-  callScopedFetch,
-  ChatMessage,
-  currentCall,
-  DEFAULT_MAX_RETRIES,
-  FinishReason,
-  parseToolArguments,
-  Provider,
-  ProviderCall,
-  ProviderEvent,
-  ProviderRequest,
-  ToolSpec,
-} from './provider';
+import { ChatMessage, FinishReason, parseToolArguments, Provider, ProviderEvent, ProviderRequest, ToolSpec } from './provider';
+import { callScopedFetch, currentCall, DEFAULT_MAX_RETRIES, ProviderCall } from './provider-call';
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;

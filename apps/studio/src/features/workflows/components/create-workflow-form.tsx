@@ -2,19 +2,11 @@ import { useState, type FormEvent } from 'react';
 import type { Workflow, WorkflowInput } from '../../../shared/api-types';
 import { Alert } from '../../../shared/components/alert';
 import { Field, errorFor, otherErrors } from '../../../shared/components/field';
-import { slugify } from '../../../shared/format';
 import { useFormErrors } from '../../../shared/use-form-errors';
 import { DOMAIN_STAGES } from '../api/workflows-api';
 import { useCreateWorkflow } from '../hooks/use-workflows';
-
-const SLUG_RE = /^[a-z0-9-]{1,64}$/;
-
-export function parseStages(text: string): string[] {
-  return text
-    .split(/[\n,]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+import { parseStages, SLUG_MESSAGE, SLUG_RE, stagesProblem } from '../workflow-form-rules';
+import { WorkflowDescriptionField, WorkflowNameField, WorkflowSlugField, WorkflowStagesField } from './workflow-fields';
 
 export function CreateWorkflowForm({ onCreated, onCancel }: { onCreated: (w: Workflow) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
@@ -33,12 +25,12 @@ export function CreateWorkflowForm({ onCreated, onCancel }: { onCreated: (w: Wor
     const domain = domainKind === 'custom' ? customDomain.trim() : domainKind;
     const stages = parseStages(stagesText);
     if (!name.trim()) local.name = 'Required.';
-    if (slug && !SLUG_RE.test(slug)) local.slug = 'Lowercase letters, digits and dashes (at most 64).';
+    if (slug && !SLUG_RE.test(slug)) local.slug = SLUG_MESSAGE;
     if (domainKind === 'custom') {
       if (!/^[a-z0-9-]+$/.test(domain)) local.domain = 'Lowercase letters, digits and dashes.';
       else if (domain === 'pdlc' || domain === 'sdlc') local.domain = 'Pick it from the list instead.';
-      if (stages.length === 0) local.stages = 'List at least one stage.';
-      else if (new Set(stages).size !== stages.length) local.stages = 'Stage names must be unique.';
+      const problem = stagesProblem(stages);
+      if (problem) local.stages = problem;
     }
     if (Object.keys(local).length) return setFieldErrors(local);
     const input: WorkflowInput = { name: name.trim(), domain };
@@ -63,15 +55,9 @@ export function CreateWorkflowForm({ onCreated, onCancel }: { onCreated: (w: Wor
           )}
         </Alert>
       )}
-      <Field label="Name" error={errorFor(fieldErrors, 'name')} required>
-        <input name="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus />
-      </Field>
-      <Field label="Slug" error={errorFor(fieldErrors, 'slug')} hint={`Optional. Derived from the name when empty${name ? `: ${slugify(name) || '…'}` : ''}.`}>
-        <input name="slug" value={slug} onChange={(e) => setSlug(e.target.value.toLowerCase())} maxLength={64} pattern="[a-z0-9\-]{1,64}" />
-      </Field>
-      <Field label="Description" error={errorFor(fieldErrors, 'description')}>
-        <textarea name="description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
-      </Field>
+      <WorkflowNameField value={name} onChange={setName} error={errorFor(fieldErrors, 'name')} />
+      <WorkflowSlugField value={slug} onChange={setSlug} error={errorFor(fieldErrors, 'slug')} name={name} />
+      <WorkflowDescriptionField value={description} onChange={setDescription} error={errorFor(fieldErrors, 'description')} />
       <Field label="Domain" error={domainKind !== 'custom' ? errorFor(fieldErrors, 'domain') : undefined}>
         <select name="domain" value={domainKind} onChange={(e) => setDomainKind(e.target.value as typeof domainKind)}>
           <option value="pdlc">pdlc — product development</option>
@@ -84,9 +70,14 @@ export function CreateWorkflowForm({ onCreated, onCancel }: { onCreated: (w: Wor
           <Field label="Custom domain" error={errorFor(fieldErrors, 'domain')} required hint="e.g. research">
             <input name="custom_domain" value={customDomain} onChange={(e) => setCustomDomain(e.target.value.toLowerCase())} />
           </Field>
-          <Field label="Stages" error={errorFor(fieldErrors, 'stages')} required hint="In order, one per line or comma-separated.">
-            <textarea name="stages" rows={4} value={stagesText} onChange={(e) => setStagesText(e.target.value)} placeholder={'collect\nanalyse\nreport'} />
-          </Field>
+          <WorkflowStagesField
+            value={stagesText}
+            onChange={setStagesText}
+            error={errorFor(fieldErrors, 'stages')}
+            hint="In order, one per line or comma-separated."
+            rows={4}
+            placeholder={'collect\nanalyse\nreport'}
+          />
         </>
       ) : (
         <div className="field">

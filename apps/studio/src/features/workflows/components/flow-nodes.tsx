@@ -68,7 +68,7 @@ export const nodeTypes = { step: StepNode, start: StartNode };
 
 /**
  * A loop edge (back to an earlier node) or an edge into the next stage lane: drawn with right angles,
- * its horizontal run at `data.loopY` — below the nodes it passes (graph-draft.ts, edgeRoute) — so it
+ * its horizontal run at `data.loopY` — below the nodes it passes (draft/canvas-geometry.ts, edgeRoute) — so it
  * never crosses them or hides under the forward edges, and a click on it selects it.
  */
 export const LoopEdge = memo(function LoopEdge(props: EdgeProps<FlowEdge>) {

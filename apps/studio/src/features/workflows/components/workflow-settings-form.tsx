@@ -4,14 +4,12 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Workflow, WorkflowInput } from '../../../shared/api-types';
 import { Alert } from '../../../shared/components/alert';
-import { Field, errorFor } from '../../../shared/components/field';
-import { slugify } from '../../../shared/format';
+import { errorFor } from '../../../shared/components/field';
 import { useFormErrors } from '../../../shared/use-form-errors';
 import { workflowKeys, workflowsApi } from '../api/workflows-api';
 import { useCloneWorkflow } from '../hooks/use-workflows';
-import { parseStages } from './create-workflow-form';
-
-const SLUG_RE = /^[a-z0-9-]{1,64}$/;
+import { parseStages, SLUG_MESSAGE, SLUG_RE, stagesProblem } from '../workflow-form-rules';
+import { WorkflowDescriptionField, WorkflowNameField, WorkflowSlugField, WorkflowStagesField } from './workflow-fields';
 
 export function WorkflowSettingsForm({ workflow, onSaved, onCancel }: { workflow: Workflow; onSaved: (w: Workflow) => void; onCancel: () => void }) {
   const qc = useQueryClient();
@@ -30,8 +28,8 @@ export function WorkflowSettingsForm({ workflow, onSaved, onCancel }: { workflow
     const stages = parseStages(stagesText);
     const local: Record<string, string> = {};
     if (!name.trim()) local.name = 'Required.';
-    if (stages.length === 0) local.stages = 'List at least one stage.';
-    else if (new Set(stages).size !== stages.length) local.stages = 'Stage names must be unique.';
+    const problem = stagesProblem(stages);
+    if (problem) local.stages = problem;
     if (Object.keys(local).length) return setFieldErrors(local);
     const input: WorkflowInput = {};
     if (name.trim() !== workflow.name) input.name = name.trim();
@@ -48,20 +46,16 @@ export function WorkflowSettingsForm({ workflow, onSaved, onCancel }: { workflow
           {general}
         </Alert>
       )}
-      <Field label="Name" error={errorFor(fieldErrors, 'name')} required>
-        <input name="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus data-testid="workflow-settings-name" />
-      </Field>
-      <Field label="Description" error={errorFor(fieldErrors, 'description')}>
-        <textarea name="description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
-      </Field>
-      <Field
-        label="Stages"
+      <WorkflowNameField value={name} onChange={setName} error={errorFor(fieldErrors, 'name')} testId="workflow-settings-name" />
+      <WorkflowDescriptionField value={description} onChange={setDescription} error={errorFor(fieldErrors, 'description')} />
+      <WorkflowStagesField
+        value={stagesText}
+        onChange={setStagesText}
         error={errorFor(fieldErrors, 'stages')}
-        required
         hint="In order, one per line. A stage that nodes still use cannot be removed (move those nodes first)."
-      >
-        <textarea name="stages" rows={Math.min(10, Math.max(4, workflow.stages.length + 1))} value={stagesText} onChange={(e) => setStagesText(e.target.value)} data-testid="workflow-settings-stages" />
-      </Field>
+        rows={Math.min(10, Math.max(4, workflow.stages.length + 1))}
+        testId="workflow-settings-stages"
+      />
       <div className="form-actions">
         <button type="button" className="btn" onClick={onCancel}>
           Cancel
@@ -83,7 +77,7 @@ export function CloneWorkflowForm({ workflow, onCloned, onCancel }: { workflow: 
     e.preventDefault();
     clear();
     if (!name.trim()) return setFieldErrors({ name: 'Required.' });
-    if (slug && !SLUG_RE.test(slug)) return setFieldErrors({ slug: 'Lowercase letters, digits and dashes (at most 64).' });
+    if (slug && !SLUG_RE.test(slug)) return setFieldErrors({ slug: SLUG_MESSAGE });
     clone.mutate({ id: workflow.id, input: { name: name.trim(), ...(slug ? { slug } : {}) } }, { onSuccess: onCloned, onError: capture });
   };
   return (
@@ -93,12 +87,8 @@ export function CloneWorkflowForm({ workflow, onCloned, onCancel }: { workflow: 
           {general}
         </Alert>
       )}
-      <Field label="Name of the copy" error={errorFor(fieldErrors, 'name')} required>
-        <input name="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus data-testid="clone-name" />
-      </Field>
-      <Field label="Slug" error={errorFor(fieldErrors, 'slug')} hint={`Optional. Derived from the name when empty${name ? `: ${slugify(name) || '…'}` : ''}.`}>
-        <input name="slug" value={slug} onChange={(e) => setSlug(e.target.value.toLowerCase())} maxLength={64} data-testid="clone-slug" />
-      </Field>
+      <WorkflowNameField label="Name of the copy" value={name} onChange={setName} error={errorFor(fieldErrors, 'name')} testId="clone-name" />
+      <WorkflowSlugField value={slug} onChange={setSlug} error={errorFor(fieldErrors, 'slug')} name={name} testId="clone-slug" />
       <div className="form-actions">
         <button type="button" className="btn" onClick={onCancel}>
           Cancel
