@@ -78,6 +78,8 @@ export default defineConfig(
       // async methods implement Promise-returning ports and framework hooks (TurnPorts, the workspace, Nest's
       // lifecycle and guard overrides) without always awaiting; the rule would force Promise.resolve wrappers.
       '@typescript-eslint/require-await': 'off',
+      // as only-throw-error does by default: forwarding a caught rejection (typed unknown) as it is is fine
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       // `_`-prefixed names are the codebase's marker for a parameter kept for its position or a rest sibling.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
     },
