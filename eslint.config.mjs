@@ -9,7 +9,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Files linted with the relaxed test rule set (still type-checked). */
-export const testFiles = ['**/*.spec.ts', '**/*.spec.tsx', '**/*.test.ts', '**/test/**/*.ts', '**/e2e/**/*.ts', '**/src/**/test-support/**/*.ts'];
+export const testFiles = [
+  '**/*.spec.ts',
+  '**/*.spec.tsx',
+  '**/*.test.ts',
+  '**/test/**/*.ts',
+  '**/e2e/**/*.ts',
+  '**/*-e2e/**/*.ts',
+  '**/test-support.ts',
+  '**/test-support/**/*.ts',
+];
 /** Plain JavaScript (scripts, configs): no tsconfig covers them, so no type-aware rules. */
 export const jsFiles = ['**/*.js', '**/*.mjs', '**/*.cjs'];
 
@@ -61,7 +70,12 @@ export default defineConfig(
       ecmaVersion: 2022,
       sourceType: 'module',
       globals: { ...globals.node },
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        // each file is checked with the nearest tsconfig.json; tool configs at a project root (jest, playwright)
+        // that no tsconfig includes get a default program instead of a parse error
+        projectService: { allowDefaultProject: ['*.config.ts', 'libs/*/*.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
   },
   {
@@ -73,7 +87,11 @@ export default defineConfig(
       // node:test's test()/describe() return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
+          ],
+        },
       ],
       // async methods implement Promise-returning ports and framework hooks (TurnPorts, the workspace, Nest's
       // lifecycle and guard overrides) without always awaiting; the rule would force Promise.resolve wrappers.
@@ -81,7 +99,10 @@ export default defineConfig(
       // as only-throw-error does by default: forwarding a caught rejection (typed unknown) as it is is fine
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       // `_`-prefixed names are the codebase's marker for a parameter kept for its position or a rest sibling.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
   {

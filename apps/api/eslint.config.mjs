@@ -18,8 +18,14 @@ export default [
             { name: 'pg', message: 'The runtime has no database code; take a port instead.' },
           ],
           patterns: [
-            { group: ['**/chat/**', '**/chat'], message: 'The runtime must not depend on its HTTP face (modules/chat).' },
-            { group: ['**/*.controller', '**/*.entity'], message: 'The runtime imports no controllers and no entities.' },
+            {
+              group: ['**/chat/**', '**/chat'],
+              message: 'The runtime must not depend on its HTTP face (modules/chat).',
+            },
+            {
+              group: ['**/*.controller', '**/*.entity'],
+              message: 'The runtime imports no controllers and no entities.',
+            },
           ],
         },
       ],
