@@ -35,8 +35,10 @@ export class AppModule {
               name: 'user',
               limit: config.loginLimitPerUser,
               ttl: config.loginWindowMs,
-              getTracker: (req: Record<string, unknown>) =>
-                'user:' + String(((req as unknown as Request).body as { username?: unknown })?.username ?? '').toLowerCase(),
+              getTracker: (req: Record<string, unknown>) => {
+                const username = ((req as unknown as Request).body as { username?: unknown } | undefined)?.username;
+                return 'user:' + (typeof username === 'string' ? username.toLowerCase() : '');
+              },
             },
             {
               name: 'demo',

@@ -193,7 +193,7 @@ describe('chat and stream', () => {
     assert.equal((await a.get('/agent/workflows/reattach')).body.running_run_id, null);
     fake.enqueue({ tokens: 400, tokenIntervalMs: 20 });
     let runId = '';
-    let seen: Promise<unknown> | null = null;
+    let seen = null as Promise<unknown> | null; // set in the callback: keep TS from narrowing it to null
     await stream('message=slow&project_slug=reattach', a, {
       onEvent: (e) => {
         if (e.event === 'status') runId = e.data.run_id;

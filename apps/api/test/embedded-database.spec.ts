@@ -76,8 +76,8 @@ async function startService(dataDir: string): Promise<{ child: ChildProcess; url
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
   await waitFor('the service to answer /health', async () => {
     if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${out}`);
@@ -166,7 +166,7 @@ describe('embedded Postgres server (the default database)', () => {
     });
     let err = '';
     let closed = false;
-    child.stderr!.on('data', (d) => (err += d));
+    child.stderr.on('data', (d) => (err += d));
     child.once('close', () => (closed = true));
     try {
       if (process.getuid?.() === 0) {

@@ -62,7 +62,7 @@ describe('turn admission', () => {
     assert.equal(chat.status, 409, chat.text);
     assert.equal(chat.body.code, 'turn_in_progress');
     assert.equal(chat.body.run_id, first.runId);
-    assert.match(chat.body.detail, new RegExp(first.runId!));
+    assert.match(chat.body.detail, new RegExp(first.runId));
     const stream = await readStream(`${t.url}/agent/stream?project_slug=busy&message=again`, { headers: { cookie: a.cookie! } });
     assert.equal(stream.status, 409);
     assert.equal(stream.body.run_id, first.runId);
@@ -72,7 +72,7 @@ describe('turn admission', () => {
     const history = (await a.get('/agent/history/busy')).body.messages;
     assert.deepEqual(history.map((m: { content: string }) => m.content), ['hi'], 'the refused messages are not recorded');
 
-    await stop(a, first.runId!);
+    await stop(a, first.runId);
     fake.enqueue({ text: 'now it is free' });
     const after = await a.post('/agent/chat', { project_slug: 'busy', message: 'again' });
     assert.equal(after.status, 200, after.text);
@@ -88,7 +88,7 @@ describe('turn admission', () => {
       assert.equal(r.status, 409);
       assert.equal(r.body.run_id, ok[0].runId);
     }
-    await stop(a, ok[0].runId!);
+    await stop(a, ok[0].runId);
   });
 
   test(`running turns per user are capped at MAX_RUNS_PER_USER (${MAX_RUNS}), concurrently too: 429 with Retry-After`, async () => {
@@ -107,13 +107,13 @@ describe('turn admission', () => {
     assert.equal(sync.headers.get('retry-after'), '5');
     const other = await startHanging(a, 'busy');
     assert.equal(other.status, 200, 'another user is not affected');
-    await stop(a, other.runId!);
+    await stop(a, other.runId);
 
-    await stop(c, ok[0].runId!);
+    await stop(c, ok[0].runId);
     fake.enqueue({ text: 'room again' });
     const free = await c.post('/agent/chat', { project_slug: 'p6', message: 'one more' });
     assert.equal(free.status, 200, free.text);
-    await stop(c, ok[1].runId!);
+    await stop(c, ok[1].runId);
   });
 
   test('demo turns are capped per client: 429 with Retry-After beyond MAX_DEMO_RUNS_PER_CLIENT', async () => {

@@ -7,7 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { type NextFunction, type Request, type Response } from 'express';
+import { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import session from 'express-session';
 import helmet from 'helmet';
 import passport from 'passport';
@@ -117,7 +117,8 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
     proxy: config.trustProxy,
     cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_TTL_MS, path: '/' },
   });
-  const passportSession = passport.session();
+  // @types/passport types its middleware as `any` (Authenticator's AuthenticateRet default)
+  const passportSession = passport.session() as RequestHandler;
   app.use(passport.initialize());
   // A request authenticated by a bearer token that carries no cookie has no session to load: skip the
   // session machinery (a cost on every API call of a script or agent). Auth routes always get it.

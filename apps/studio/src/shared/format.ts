@@ -42,7 +42,8 @@ export function prettyJson(value: unknown): string {
   try {
     return JSON.stringify(value, null, 2);
   } catch {
-    return String(value);
+    // only a BigInt or a cyclic object gets here (tool data arrives as JSON, so neither in practice)
+    return typeof value === 'bigint' ? value.toString() : '(not printable)';
   }
 }
 

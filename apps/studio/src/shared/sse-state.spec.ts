@@ -55,7 +55,7 @@ describe('reduceSse', () => {
       events.map((e) => e.name),
       ['status', 'content', 'content', 'done', 'close'],
     );
-    assert.deepEqual(events[1]!.data, { delta: 'Hel' });
+    assert.deepEqual(events[1].data, { delta: 'Hel' });
     assert.equal(state.status, 'closed');
     assert.equal(state.closed, true);
     assert.equal(state.lastEventId, '9:5');
@@ -74,7 +74,7 @@ describe('reduceSse', () => {
     assert.equal(state.lastEventId, '9:2');
     assert.equal(state.attempt, 1);
     assert.equal(state.retryDelayMs, backoffDelay(1));
-    assert.equal(reconnectUrl(state.lastEventId!), '/agent/stream?last_event_id=9%3A2');
+    assert.equal(reconnectUrl(state.lastEventId), '/agent/stream?last_event_id=9%3A2');
   });
 
   it('drops replayed duplicates after a reconnect: nothing lost, nothing twice', () => {
@@ -184,8 +184,8 @@ describe('reduceSse', () => {
 
   it('keeps non-JSON data as text and still delivers id-less events', () => {
     const { events } = run([{ type: 'connect' }, { type: 'message', message: { event: 'status', data: 'plain' } }]);
-    assert.equal(events[0]!.data, 'plain');
-    assert.equal(events[0]!.seq, null);
+    assert.equal(events[0].data, 'plain');
+    assert.equal(events[0].seq, null);
   });
 });
 

@@ -12,12 +12,12 @@ export const AdminOnly = () => SetMetadata(ADMIN_ONLY, true);
 
 /** The logged-in user (the global guard guarantees one on non-public routes). */
 export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthUser => {
-  const user = ctx.switchToHttp().getRequest().user as AuthUser | undefined;
+  const user = ctx.switchToHttp().getRequest<{ user?: AuthUser }>().user;
   if (!user) throw new DomainError('unauthorized', 'Log in or send a bearer token.');
   return user;
 });
 
 /** The user when there is one (public routes). */
 export const OptionalUser = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): AuthUser | null => (ctx.switchToHttp().getRequest().user as AuthUser | undefined) ?? null,
+  (_: unknown, ctx: ExecutionContext): AuthUser | null => ctx.switchToHttp().getRequest<{ user?: AuthUser }>().user ?? null,
 );

@@ -61,7 +61,7 @@ export class LocalLoginGuard extends AuthGuard('local') {
   }
 
   handleRequest<T>(err: unknown, user: T): T {
-    if (err) throw err;
+    if (err) throw err instanceof Error ? err : new Error('Authentication failed.', { cause: err });
     if (!user) throw new DomainError('auth.invalid_credentials', 'Wrong username or password.');
     return user;
   }

@@ -178,7 +178,7 @@ export class AuthService {
       .innerJoinAndMapOne('t.user', User, 'u', 'u.id = t.user_id')
       .where('t.token_hash = :h', { h: hash })
       .getOne();
-    const user = (row as (AccessToken & { user?: User }) | null)?.user;
+    const user = (row as { user?: User } | null)?.user; // mapped by innerJoinAndMapOne above
     if (!row || !user) return null;
     // last_used_at at minute precision: avoids a write per request under load.
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {

@@ -351,7 +351,7 @@ export class ChatService implements OnApplicationBootstrap {
           { event: 'close', data: {} },
         ];
         await m.getRepository(RunEvent).insert(events.map((e) => ({ run_id: run.id, seq: ++seq, event: e.event, data: e.data })));
-        await m.getRepository(Run).update({ id: run.id }, { state: 'interrupted', finished_at: new Date(), last_seq: seq, error: events[0].data as { code: string; message: string } });
+        await m.getRepository(Run).update({ id: run.id }, { state: 'interrupted', finished_at: new Date(), last_seq: seq, error: events[0].data });
         if (run.project_id) {
           await m.getRepository(Message).insert({
             project_id: run.project_id,

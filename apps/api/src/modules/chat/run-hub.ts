@@ -125,8 +125,9 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     r.events.push(e);
     r.pending.push(e);
     for (const l of r.listeners) l.fn(e);
-    if (r.pending.length >= FLUSH_MAX) this.flush(r);
-    else if (!r.timer) r.timer = setTimeout(() => this.flush(r), FLUSH_MS);
+    // flush() never rejects: a failed write is queued again and retried (below)
+    if (r.pending.length >= FLUSH_MAX) void this.flush(r);
+    else if (!r.timer) r.timer = setTimeout(() => void this.flush(r), FLUSH_MS);
     return e;
   }
 

@@ -54,7 +54,7 @@ export class ModelsService {
 
   async get(user: AuthUser, id: number, m?: EntityManager): Promise<ModelView> {
     await this.records.findVisible(user, id, m); // 404 for another user's record and for ids no row can have
-    return toModelView((await this.withKey(user, m).andWhere('r.id = :id', { id }).getOneOrFail()) as ModelRow);
+    return toModelView((await this.withKey(user, m).andWhere('r.id = :id', { id }).getOneOrFail()));
   }
 
   async create(user: AuthUser, dto: CreateModelDto): Promise<ModelView> {
@@ -114,8 +114,8 @@ export class ModelsService {
    * decrypted key. Not visible → 404 DomainError.
    */
   async resolveForRuntime(user: AuthUser | null, id: number): Promise<ResolvedModel> {
-    if (!isDbId(id)) throw new DomainError('not_found', `Model ${id} not found`);
-    const row = (await this.withKey(user).andWhere('r.id = :id', { id }).getOne()) as ModelRow | null;
+    if (!isDbId(id)) throw new DomainError('not_found', `Model ${String(id)} not found`);
+    const row = (await this.withKey(user).andWhere('r.id = :id', { id }).getOne());
     if (!row) throw new DomainError('not_found', `Model ${id} not found`);
     return this.toResolved(row);
   }

@@ -166,7 +166,7 @@ export class ProjectsService {
     const p = await this.findOwned(user, slug);
     await this.ds.transaction(async (m) => {
       // the lock makes a turn starting now wait (its run row references the project) and then fail cleanly
-      const locked = await m.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [p.id]);
+      const locked = await m.query<{ id: number }[]>('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [p.id]);
       if (!locked.length) throw projectNotFound(slug);
       if (await m.getRepository(Run).existsBy({ project_id: p.id, state: 'running' })) {
         throw new DomainError('conflict', `A turn is still running on project ${slug} (or its outcome is still being stored); cancel it (POST /agent/runs/{id}/cancel) or let it end before deleting the project.`);

@@ -6,7 +6,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
  * The segments are joined and checked by normalizeWorkspacePath in the service, never trusted here.
  */
 export const WildcardPath = createParamDecorator((_: unknown, ctx: ExecutionContext): string[] => {
-  const raw: unknown = ctx.switchToHttp().getRequest().params?.path;
+  const raw = ctx.switchToHttp().getRequest<{ params?: Record<string, unknown> }>().params?.path;
   if (Array.isArray(raw)) return raw.map(String);
   return typeof raw === 'string' ? raw.split('/') : [];
 });

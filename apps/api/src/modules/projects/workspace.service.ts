@@ -185,7 +185,7 @@ export class WorkspaceService {
   }
 
   private async lockProject(m: EntityManager, projectId: number) {
-    const rows = await m.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+    const rows = await m.query<{ id: number }[]>('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
     if (!rows.length) throw new DomainError('not_found', 'Project not found');
   }
 }

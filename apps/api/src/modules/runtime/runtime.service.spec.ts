@@ -65,7 +65,7 @@ describe('RuntimeService', () => {
     assert.equal(noKey.providerFor(null).name, 'vendor_a');
     const e1 = await firstError(stream(noKey, null));
     assert.equal(e1?.code, 'provider_refused');
-    assert.match(e1!.message, /VENDOR_A_API_KEY/);
+    assert.match(e1.message, /VENDOR_A_API_KEY/);
 
     const bad = service({ llm: { provider: 'openai', model: 'gpt-x' } });
     assert.equal(bad.describeDefault().provider, 'openai');

@@ -4,15 +4,13 @@
  * Either would make the turn unrecordable, so both are replaced with U+FFFD, the replacement
  * character, as they arrive (docs/decisions/runtime.md, "Storable text").
  */
-const NUL = /\u0000/g;
-
 interface WellFormed {
   isWellFormed(): boolean;
   toWellFormed(): string;
 }
 
 export function storableText(s: string): string {
-  let out = s.includes('\u0000') ? s.replace(NUL, '\uFFFD') : s;
+  let out = s.includes('\u0000') ? s.replaceAll('\u0000', '\uFFFD') : s;
   const w = out as unknown as WellFormed;
   if (!w.isWellFormed()) out = w.toWellFormed();
   return out;
@@ -31,7 +29,7 @@ export function storableValue<T>(v: T): T {
 }
 
 function isPlain(v: object): boolean {
-  const p = Object.getPrototypeOf(v);
+  const p: unknown = Object.getPrototypeOf(v);
   return p === Object.prototype || p === null;
 }
 

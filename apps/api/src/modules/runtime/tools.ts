@@ -228,7 +228,7 @@ export function truncateOutput(s: string, max = MAX_TOOL_OUTPUT_BYTES): string {
 
 /** Runs one tool call. Never throws: every failure is a result with `ok: false` and an error the model can read. */
 export async function runTool(name: string, args: Record<string, unknown>, ctx: ToolContext, argumentsError?: string): Promise<ToolOutcome> {
-  const def = (Object.prototype.hasOwnProperty.call(TOOLS, name) ? TOOLS[name as ToolName] : undefined) as ToolDefinition | undefined;
+  const def = (Object.prototype.hasOwnProperty.call(TOOLS, name) ? TOOLS[name as ToolName] : undefined);
   if (!def) return fail(`unknown tool "${truncateText(name, 64)}"; the tools are ${TOOL_NAMES.join(', ')}`);
   if (!ctx.allowed.includes(def.name)) return fail(`the tool "${def.name}" is not allowed for this agent`);
   if (argumentsError) return fail(argumentsError);

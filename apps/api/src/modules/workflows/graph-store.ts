@@ -82,7 +82,7 @@ export async function insertChunked<T extends ObjectLiteral>(
       .createQueryBuilder()
       .insert()
       .into(entity)
-      .values(rows.slice(i, i + CHUNK) as never)
+      .values(rows.slice(i, i + CHUNK))
       .updateEntity(false);
     if (opts.returnIds) {
       const result = await qb.returning('id').execute();

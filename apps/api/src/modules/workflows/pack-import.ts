@@ -199,7 +199,7 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
   const rawEdges = own(top, 'edges');
   const danglingId = agentItems.length + 1;
   const graphNodes: unknown = Array.isArray(rawNodes)
-    ? rawNodes.map((raw, i) => {
+    ? rawNodes.map((raw: unknown, i) => {
         if (!isPlainObject(raw)) return raw;
         const path = `nodes[${i}]`;
         const node: JsonObject = {};

@@ -119,8 +119,8 @@ export class WorkflowTransferService {
             name: d.name,
             role: d.role,
             system_prompt: d.system_prompt,
-            model_id: d.model_index === null ? null : (models.ids[d.model_index] as number),
-            skill_ids: d.skill_indexes.map((i) => skills.ids[i] as number),
+            model_id: d.model_index === null ? null : (models.ids[d.model_index]),
+            skill_ids: d.skill_indexes.map((i) => skills.ids[i]),
             tool_allowlist: d.tool_allowlist,
             max_iterations: d.max_iterations,
           })),
@@ -167,7 +167,7 @@ export class WorkflowTransferService {
     rows: R[],
     key: (r: R | T) => string,
   ): Promise<{ ids: number[]; created: number[]; reused: number[] }> {
-    const ids: Array<number | undefined> = new Array(rows.length);
+    const ids = new Array<number | undefined>(rows.length);
     const reused = new Set<number>();
     if (rows.length) {
       const own = await records.visible(user, 'r', m).andWhere('r.is_system = false').orderBy('r.id', 'ASC').getMany();
@@ -188,7 +188,7 @@ export class WorkflowTransferService {
       pending.set(k, [...(pending.get(k) ?? []), i]);
     });
     const groups = [...pending.values()];
-    const created = await insertChunked(m, entity, groups.map((g) => rows[g[0] as number] as never), { returnIds: true });
+    const created = await insertChunked(m, entity, groups.map((g) => rows[g[0]] as never), { returnIds: true });
     if (created.length !== groups.length) throw new Error('import: the database returned fewer ids than rows inserted');
     groups.forEach((g, j) => g.forEach((i) => (ids[i] = created[j])));
     return { ids: ids as number[], created, reused: [...reused] };

@@ -104,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 function readVersion(): string {
   try {
-    return JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version;
+    return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return '0.0.0';
   }

@@ -312,7 +312,7 @@ export class EmbeddedPostgres {
     child.once('error', () => undefined);
     process.on('exit', this.onExit);
     let buf = '';
-    child.stderr!.on('data', (d: Buffer) => {
+    child.stderr.on('data', (d: Buffer) => {
       buf += d.toString('utf8');
       const lines = buf.split('\n');
       buf = lines.pop() ?? '';

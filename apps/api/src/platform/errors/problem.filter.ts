@@ -31,7 +31,7 @@ export function toProblem(err: unknown): { body: Problem; headers?: Record<strin
     if (status === 404 && typeof detail === 'string' && detail.startsWith('Cannot ')) detail = 'No such route.';
     if (status === 429) detail = 'Too many requests; retry later.';
     if (status >= 500) detail = 'Internal error.';
-    return { body: problem(status, String(detail ?? ''), CODE_BY_STATUS[status]) };
+    return { body: problem(status, typeof detail === 'string' ? detail : '', CODE_BY_STATUS[status]) };
   }
   if (isDatabaseUnavailable(err)) {
     return {

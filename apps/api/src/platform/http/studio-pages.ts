@@ -45,10 +45,11 @@ export function studioPages(distDir: string) {
     if (path.startsWith('/studio/api/') || path === '/studio/api') return next();
     if (/\.[a-z0-9]+$/i.test(path)) {
       req.url = req.url.slice('/studio'.length) || '/';
-      return assets(req, res, () => {
+      assets(req, res, () => {
         req.url = '/studio' + req.url;
         sendProblem(res, problem(404, 'No such file.', 'not_found'));
       });
+      return;
     }
     if (path === '/studio/login' || path === '/studio/login/') return sendIndex(res);
     if (!(req as Request & { user?: unknown }).user) {

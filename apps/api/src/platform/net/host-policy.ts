@@ -104,7 +104,7 @@ export function parseIPv6(input: string): number[] | null {
   const explicit = a.length + b.length + tail.length;
   if (halves.length === 2) {
     if (explicit > 7) return null;
-    return [...a, ...new Array(8 - explicit).fill(0), ...b, ...tail];
+    return [...a, ...new Array<number>(8 - explicit).fill(0), ...b, ...tail];
   }
   return explicit === 8 ? [...a, ...tail] : null;
 }
@@ -284,7 +284,7 @@ export function policyFetch(mode: HostMode, opts: { fetch?: typeof fetch; lookup
     }
     return base(input, { ...init, redirect: 'manual' });
   };
-  return policed as typeof fetch;
+  return policed;
 }
 
 function truncate(s: string, n = 200): string {

@@ -55,7 +55,7 @@ export class OwnedRecords<T extends OwnedEntity & ObjectLiteral> {
   async assertVisible(user: AuthUser | null, ids: number[], field: string, m?: EntityManager): Promise<T[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
-    const rows = await this.visible(user, 'r', m).andWhere({ id: In(unique) } as never).getMany();
+    const rows = await this.visible(user, 'r', m).andWhere({ id: In(unique) }).getMany();
     const found = new Set(rows.map((r) => r.id));
     const missing = unique.filter((id) => !found.has(id));
     if (missing.length) {

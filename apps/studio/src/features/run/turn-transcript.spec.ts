@@ -22,8 +22,8 @@ describe('reduceTurn', () => {
       t.items.map((i) => i.kind),
       ['activity', 'text'],
     );
-    assert.equal(t.items[0]!.kind === 'activity' && t.items[0]!.text, 'Design agent (designer) is working');
-    assert.equal(t.items[1]!.kind === 'text' && t.items[1]!.text, 'Hello');
+    assert.equal(t.items[0].kind === 'activity' && t.items[0].text, 'Design agent (designer) is working');
+    assert.equal(t.items[1].kind === 'text' && t.items[1].text, 'Hello');
     assert.equal(t.status, 'done');
     assert.equal(t.closed, true);
     assert.deepEqual(t.usage, { input_tokens: 1, output_tokens: 2 });
@@ -43,8 +43,8 @@ describe('reduceTurn', () => {
       ['text', 'tool', 'tool', 'text'],
     );
     const [, a, b] = t.items;
-    assert.ok(a!.kind === 'tool' && a!.result?.ok === true && a!.name === 'list_files');
-    assert.ok(b!.kind === 'tool' && b!.result?.ok === false && b!.result.error === 'not found');
+    assert.ok(a.kind === 'tool' && a.result?.ok === true && a.name === 'list_files');
+    assert.ok(b.kind === 'tool' && b.result?.ok === false && b.result.error === 'not found');
   });
 
   it('uses the final reply when nothing streamed, and keeps errors', () => {
@@ -71,7 +71,7 @@ describe('reduceTurn', () => {
       t.items.map((i) => (i.kind === 'activity' ? i.tone : i.kind)),
       ['stage', 'files', 'node', 'gate'],
     );
-    const gate = t.items[3]!;
+    const gate = t.items[3];
     assert.ok(gate.kind === 'gate' && gate.gate.next_stage === 'develop');
   });
 
@@ -110,7 +110,7 @@ describe('buildFileTree', () => {
       tree.children.map((c) => `${c.kind}:${c.name}`),
       ['folder:docs', 'file:app.ts', 'file:README.md'],
     );
-    const docs = tree.children[0]!;
+    const docs = tree.children[0];
     assert.ok(docs.kind === 'folder');
     assert.deepEqual(
       docs.children.map((c) => `${c.kind}:${c.path}`),

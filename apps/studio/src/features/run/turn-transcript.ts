@@ -40,7 +40,8 @@ function obj(data: unknown): Record<string, unknown> {
   return data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
 }
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+// event fields are strings (numbers for ids); anything else is not shown rather than as "[object Object]"
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
 
 export function agentWorkingText(name: string, role: string | null | undefined): string {
   return `${name || 'Agent'}${role ? ` (${role})` : ''} is working`;
@@ -128,7 +129,7 @@ export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
         items,
         reply,
         usage,
-        runId: d.run_id !== undefined && d.run_id !== null ? String(d.run_id) : turn.runId,
+        runId: str(d.run_id) || turn.runId,
         status: turn.status === 'error' ? 'error' : 'done',
       };
     }

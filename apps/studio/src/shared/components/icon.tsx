@@ -22,7 +22,7 @@ const PATHS: Record<string, string> = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, size = 16, className, title }: { name: IconName | string; size?: number; className?: string; title?: string }) {
+export function Icon({ name, size = 16, className, title }: { name: IconName; size?: number; className?: string; title?: string }) {
   return (
     <svg
       width={size}

@@ -20,7 +20,7 @@ export class CreateModelDto {
   label: string;
 
   @ApiProperty({ enum: PROVIDERS, description: 'vendor_a = OpenAI API, vendor_b = Anthropic Messages API, custom = OpenAI-compatible api_base' })
-  @IsIn(PROVIDERS as unknown as string[], { message: 'provider must be one of vendor_a, vendor_b, custom' })
+  @IsIn(PROVIDERS, { message: 'provider must be one of vendor_a, vendor_b, custom' })
   provider: (typeof PROVIDERS)[number];
 
   @ApiProperty({ maxLength: MAX_MODEL_ID, example: 'llama3.1:8b', description: "the provider's model name" })

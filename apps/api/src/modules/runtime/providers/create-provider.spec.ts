@@ -30,7 +30,7 @@ describe('createProvider', () => {
       const url = new URL(String(input));
       wanted.push({ url: url.href, headers: new Headers(init?.headers) });
       return fetch(fake.url + url.pathname, init);
-    }) as typeof fetch,
+    }),
     lookup: async () => [{ address: '93.184.216.34', family: 4 }],
   };
 

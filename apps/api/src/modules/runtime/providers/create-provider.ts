@@ -98,7 +98,7 @@ export function createProvider(spec: ModelProviderSpec, env: ProviderEnv, opts: 
       provider = new OpenAiProvider({
         ...common,
         name: 'vendor_a',
-        baseURL: official ? OPENAI_BASE_URL : base!,
+        baseURL: official ? OPENAI_BASE_URL : base,
         apiKey,
         maxTokensField: official ? 'max_completion_tokens' : 'max_tokens',
       });
@@ -112,7 +112,7 @@ export function createProvider(spec: ModelProviderSpec, env: ProviderEnv, opts: 
         ...common,
         name: 'vendor_b',
         // the SDK appends /v1/messages itself; people often paste the base with /v1
-        baseURL: official ? ANTHROPIC_BASE_URL : base!.replace(/\/+$/, '').replace(/\/v1$/, ''),
+        baseURL: official ? ANTHROPIC_BASE_URL : base.replace(/\/+$/, '').replace(/\/v1$/, ''),
         apiKey,
       });
       break;

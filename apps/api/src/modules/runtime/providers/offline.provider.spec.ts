@@ -63,7 +63,7 @@ describe('OfflineProvider', () => {
     const doc = workspace.content('docs/discovery.md')!;
     assert.match(doc, /^# Discover: Build a todo app\n/);
     assert.match(doc, /## Request\n\n> Build a todo app/);
-    assert.match(doc, /- `docs\/a.md` — A\n  - alpha/);
+    assert.match(doc, /- `docs\/a.md` — A\n {2}- alpha/);
     for (const s of ['Problem', 'Users', 'Goals and non-goals', 'Open questions']) assert.match(doc, new RegExp(`## ${s}\\n`));
     assert.equal(result.calls, 4);
     assert.deepEqual([...result.written], ['docs/discovery.md']);

@@ -127,7 +127,8 @@ function failed(result: string | undefined): boolean {
 
 function errorOf(result: string | undefined): string {
   try {
-    return String(JSON.parse(result ?? '').error ?? 'failed');
+    const error = (JSON.parse(result ?? '') as { error?: unknown }).error;
+    return typeof error === 'string' ? error : 'failed';
   } catch {
     return 'failed';
   }

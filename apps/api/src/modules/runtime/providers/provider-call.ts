@@ -100,7 +100,7 @@ export class ProviderCall {
       }
       return res;
     };
-    return wrapped as typeof fetch;
+    return wrapped;
   }
 
   /** Resolves like `p`, but rejects with the stop error as soon as the call is stopped. */
@@ -115,9 +115,9 @@ export class ProviderCall {
           this.stopWaiters.delete(onStop);
           resolve(v);
         },
-        (e) => {
+        (e: unknown) => {
           this.stopWaiters.delete(onStop);
-          reject(e);
+          reject(e); // the provider's own rejection, forwarded as it is
         },
       );
     });
@@ -233,5 +233,5 @@ export function callScopedFetch(inner: typeof fetch): typeof fetch {
   return ((input: string | URL | Request, init?: RequestInit) => {
     const call = currentCall.getStore();
     return call ? call.wrapFetch(inner)(input, init) : inner(input, init);
-  }) as typeof fetch;
+  });
 }

@@ -26,7 +26,7 @@ export function DemoPage() {
   const packs = useDemoPacks();
   const chat = useDemoChat();
   const [domain, setDomain] = useState('pdlc');
-  const [stage, setStage] = useState('discover');
+  const [pickedStage, setStage] = useState('discover');
   const [text, setText] = useState('');
   const [log, setLog] = useState<Exchange[]>([]);
   const counter = useRef(0);
@@ -38,10 +38,8 @@ export function DemoPage() {
   }, [packs.data]);
   const pack = packs.data?.find((p) => p.domain === domain && p.slug === domain) ?? packs.data?.find((p) => p.domain === domain);
   const stages = pack?.stages?.length ? pack.stages : FALLBACK_STAGES;
-
-  useEffect(() => {
-    if (!stages.includes(stage)) setStage(stages[0] ?? '');
-  }, [stages, stage]);
+  // derived, not synced in an effect: a domain without the picked stage starts at its first one
+  const stage = stages.includes(pickedStage) ? pickedStage : (stages[0] ?? '');
 
   useEffect(() => {
     endRef.current?.scrollIntoView({ block: 'end' });

@@ -38,8 +38,8 @@ export function ModelForm({ record, readOnly, onDone }: ResourceFormProps<Model>
     if (!label.trim()) local.label = 'Required.';
     if (!modelId.trim()) local.model_id = 'Required.';
     if (provider === 'custom' && !apiBase.trim()) local.api_base = 'Required for an OpenAI-compatible endpoint.';
-    if (Number.isNaN(temp as number) || (temp !== null && (temp < 0 || temp > 2))) local.temperature = 'A number from 0 to 2.';
-    if (Number.isNaN(max as number) || (max !== null && (!Number.isInteger(max) || max < 1 || max > 200000)))
+    if (Number.isNaN(temp) || (temp !== null && (temp < 0 || temp > 2))) local.temperature = 'A number from 0 to 2.';
+    if (Number.isNaN(max) || (max !== null && (!Number.isInteger(max) || max < 1 || max > 200000)))
       local.max_tokens = 'A whole number from 1 to 200000.';
     if (Object.keys(local).length) return setFieldErrors(local);
 

@@ -16,7 +16,9 @@ export function useTurnStream(projectSlug: string | null) {
   /** Runs this page has shown (sent or re-attached): never attach to one twice. */
   const seenRuns = useRef(new Set<string>());
   const slugRef = useRef(projectSlug);
-  slugRef.current = projectSlug;
+  useEffect(() => {
+    slugRef.current = projectSlug;
+  }, [projectSlug]);
 
   const patchState = useCallback(
     (patch: Partial<WorkflowState>) => {
@@ -77,7 +79,9 @@ export function useTurnStream(projectSlug: string | null) {
   const stream = useEventStream({ onEvent });
   const { start: startStream, resume: resumeStream, stop: stopStream } = stream;
   const runIdRef = useRef<string | null>(null);
-  runIdRef.current = stream.state.runId;
+  useEffect(() => {
+    runIdRef.current = stream.state.runId;
+  }, [stream.state.runId]);
 
   /**
    * Re-attach to a run in flight (after a reload, or when the server says a turn is already running):

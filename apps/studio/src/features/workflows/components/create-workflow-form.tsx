@@ -83,7 +83,7 @@ export function CreateWorkflowForm({ onCreated, onCancel }: { onCreated: (w: Wor
         <div className="field">
           <span className="field-label">Stages</span>
           <span className="chips">
-            {DOMAIN_STAGES[domainKind]!.map((s) => (
+            {DOMAIN_STAGES[domainKind].map((s) => (
               <span key={s} className="chip">
                 {s}
               </span>

@@ -210,8 +210,8 @@ export function PropertyPanel(p: PropertyPanelProps) {
   const nodes = p.draft.nodes.filter((n) => p.selected.has(n.uid));
   const edges = p.draft.edges.filter((e) => p.selected.has(e.id));
   let body;
-  if (nodes.length === 1 && edges.length === 0) body = <NodeProperties node={nodes[0]!} p={p} />;
-  else if (edges.length === 1 && nodes.length === 0) body = <EdgeProperties edge={edges[0]!} p={p} />;
+  if (nodes.length === 1 && edges.length === 0) body = <NodeProperties node={nodes[0]} p={p} />;
+  else if (edges.length === 1 && nodes.length === 0) body = <EdgeProperties edge={edges[0]} p={p} />;
   else if (nodes.length + edges.length > 1)
     body = (
       <div className="panel-section">

@@ -3,7 +3,7 @@
 // validates the draft live with the shared validateGraph, and saves with optimistic-concurrency.
 // Its toolbar, banners and problems list are components beside it; canvas changes, node placement,
 // saving and keyboard shortcuts are hooks in ../hooks/.
-import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, useReactFlow } from '@xyflow/react';
 import { validateGraph } from '@service/workflow-graph';
 import type { Agent, Workflow, WorkflowGraph } from '../../../shared/api-types';
@@ -76,12 +76,16 @@ export function WorkflowEditor({
   const [propsOpen] = properties;
   const [mapOpen] = minimap;
 
+  // Latest values for the event handlers, written after each render (before paint), never during one.
   const histRef = useRef(hist);
-  histRef.current = hist;
   const selectedRef = useRef(selected);
-  selectedRef.current = selected;
+  useLayoutEffect(() => {
+    histRef.current = hist;
+    selectedRef.current = selected;
+  }, [hist, selected]);
   const clipboard = useRef<Clip | null>(null);
-  const cache = useRef(createFlowCache());
+  // one cache per editor for its lifetime (state, not a ref: the render reads it)
+  const [cache] = useState(createFlowCache);
   const canvasRef = useRef<HTMLDivElement>(null);
 
   const draft = hist.draft;
@@ -116,10 +120,10 @@ export function WorkflowEditor({
     [stages, agentName, selected, problems, readOnly, measured],
   );
   // Decided once, from the graph as loaded: later edits never move the view on their own.
-  const opening = useMemo(() => openingFocus(hist.draft, stages), []);
+  const [opening] = useState(() => openingFocus(hist.draft, stages));
   const lanes = useMemo(() => stageLanes(draft.nodes, stages), [draft.nodes, stages]);
-  const nodes = useMemo(() => toFlowNodes(draft, view, cache.current), [draft, view]);
-  const edges = useMemo(() => toFlowEdges(draft, view, cache.current), [draft, view]);
+  const nodes = useMemo(() => toFlowNodes(draft, view, cache), [draft, view, cache]);
+  const edges = useMemo(() => toFlowEdges(draft, view, cache), [draft, view, cache]);
   const stageCounts = useMemo(() => {
     const m = new Map<string | null, number>();
     for (const n of draft.nodes) m.set(n.stage_label, (m.get(n.stage_label) ?? 0) + 1);

@@ -80,7 +80,7 @@ export function WorkflowsPage() {
 
   const actions = (
     <>
-      <input ref={fileRef} type="file" accept="application/json,.json" hidden onChange={onImportFile} data-testid="import-file" aria-label="Workflow file to import" />
+      <input ref={fileRef} type="file" accept="application/json,.json" hidden onChange={(e) => void onImportFile(e)} data-testid="import-file" aria-label="Workflow file to import" />
       <button type="button" className="btn" onClick={() => fileRef.current?.click()} disabled={imp.isPending} data-testid="workflows-import">
         {imp.isPending ? 'Importing…' : 'Import'}
       </button>

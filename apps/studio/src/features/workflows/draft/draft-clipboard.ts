@@ -44,6 +44,6 @@ export function pasteClip(draft: GraphDraft, clip: Clip): { draft: GraphDraft; u
     d = r.draft;
     uids.push(r.uid);
   }
-  for (const e of clip.edges) d = connect(d, uids[e.from]!, uids[e.to]!, e.condition).draft;
+  for (const e of clip.edges) d = connect(d, uids[e.from], uids[e.to], e.condition).draft;
   return { draft: d, uids };
 }

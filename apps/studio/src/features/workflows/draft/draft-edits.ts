@@ -118,12 +118,12 @@ export function updateEdge(draft: GraphDraft, id: string, patch: { condition: st
 export function moveEdge(draft: GraphDraft, id: string, delta: -1 | 1): GraphDraft {
   const i = draft.edges.findIndex((e) => e.id === id);
   if (i < 0) return draft;
-  const source = draft.edges[i]!.source;
+  const source = draft.edges[i].source;
   let j = i + delta;
-  while (j >= 0 && j < draft.edges.length && draft.edges[j]!.source !== source) j += delta;
+  while (j >= 0 && j < draft.edges.length && draft.edges[j].source !== source) j += delta;
   if (j < 0 || j >= draft.edges.length) return draft;
   const edges = [...draft.edges];
-  [edges[i], edges[j]] = [edges[j]!, edges[i]!];
+  [edges[i], edges[j]] = [edges[j], edges[i]];
   return { ...draft, edges };
 }
 

@@ -29,14 +29,14 @@ export function commit(h: DraftHistory, next: GraphDraft, coalesceKey: string | 
 
 export function undo(h: DraftHistory): DraftHistory {
   if (h.past.length === 0) return h;
-  const prev = h.past[h.past.length - 1]!;
+  const prev = h.past[h.past.length - 1];
   return { ...h, draft: prev, past: h.past.slice(0, -1), future: [h.draft, ...h.future], lastKey: null };
 }
 
 export function redo(h: DraftHistory): DraftHistory {
   if (h.future.length === 0) return h;
   const [next, ...rest] = h.future;
-  return { ...h, draft: next!, past: [...h.past, h.draft], future: rest, lastKey: null };
+  return { ...h, draft: next, past: [...h.past, h.draft], future: rest, lastKey: null };
 }
 
 export function markSaved(h: DraftHistory, saved: GraphDraft = h.draft): DraftHistory {

@@ -7,5 +7,5 @@ export function stageColor(stage: string | null | undefined, stages: readonly st
   if (!stage) return NO_STAGE_COLOR;
   const i = stages.indexOf(stage);
   if (i < 0) return NO_STAGE_COLOR;
-  return STAGE_PALETTE[i % STAGE_PALETTE.length]!;
+  return STAGE_PALETTE[i % STAGE_PALETTE.length];
 }
