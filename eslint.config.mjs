@@ -28,11 +28,11 @@ export const jsFiles = ['**/*.js', '**/*.mjs', '**/*.cjs'];
  */
 export const serverOnlyImports = ['@nestjs/*', 'typeorm', 'pg', 'express'];
 export const browserOnlyImports = ['react', 'react-dom', 'react/*', 'react-dom/*', '@xyflow/*'];
-export const moduleBoundaries = (studioBanned = serverOnlyImports) => [
+export const moduleBoundaries = (studioBanned = serverOnlyImports, allow = []) => [
   'error',
   {
     enforceBuildableLibDependency: true,
-    allow: [],
+    allow,
     depConstraints: [
       {
         sourceTag: 'scope:shared',
@@ -45,6 +45,22 @@ export const moduleBoundaries = (studioBanned = serverOnlyImports) => [
     ],
   },
 ];
+
+/** The relaxed rule set of test files (a whole e2e project uses it too). */
+export const testRules = {
+  // Tests poke at JSON bodies and fakes typed `any`; asserting on them is the point.
+  '@typescript-eslint/no-unsafe-assignment': 'off',
+  '@typescript-eslint/no-unsafe-member-access': 'off',
+  '@typescript-eslint/no-unsafe-call': 'off',
+  '@typescript-eslint/no-unsafe-argument': 'off',
+  '@typescript-eslint/no-unsafe-return': 'off',
+  // expect(obj.method).toHaveBeenCalled() and handing methods to assert helpers are normal in tests.
+  '@typescript-eslint/unbound-method': 'off',
+  // String(x) in an assertion message is for the reader; "[object Object]" there is harmless.
+  '@typescript-eslint/no-base-to-string': 'off',
+  // Test helpers type parsed response bodies as `any` on purpose (see the no-unsafe-* lines above).
+  '@typescript-eslint/no-explicit-any': 'off',
+};
 
 export default defineConfig(
   {
@@ -73,7 +89,7 @@ export default defineConfig(
       parserOptions: {
         // each file is checked with the nearest tsconfig.json; tool configs at a project root (jest, playwright)
         // that no tsconfig includes get a default program instead of a parse error
-        projectService: { allowDefaultProject: ['*.config.ts', 'libs/*/*.config.ts'] },
+        projectService: { allowDefaultProject: ['*.config.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -84,15 +100,6 @@ export default defineConfig(
     ignores: ['**/eslint.config.mjs'],
     rules: {
       '@nx/enforce-module-boundaries': moduleBoundaries(),
-      // node:test's test()/describe() return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': [
-        'error',
-        {
-          allowForKnownSafeCalls: [
-            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
-          ],
-        },
-      ],
       // async methods implement Promise-returning ports and framework hooks (TurnPorts, the workspace, Nest's
       // lifecycle and guard overrides) without always awaiting; the rule would force Promise.resolve wrappers.
       '@typescript-eslint/require-await': 'off',
@@ -107,20 +114,7 @@ export default defineConfig(
   },
   {
     files: testFiles,
-    rules: {
-      // Tests poke at JSON bodies and fakes typed `any`; asserting on them is the point.
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      // expect(obj.method).toHaveBeenCalled() and handing methods to assert helpers are normal in tests.
-      '@typescript-eslint/unbound-method': 'off',
-      // String(x) in an assertion message is for the reader; "[object Object]" there is harmless.
-      '@typescript-eslint/no-base-to-string': 'off',
-      // Test helpers type parsed response bodies as `any` on purpose (see the no-unsafe-* lines above).
-      '@typescript-eslint/no-explicit-any': 'off',
-    },
+    rules: testRules,
   },
   {
     files: jsFiles,

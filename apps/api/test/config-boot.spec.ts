@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
 
 function boot(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-config-'));

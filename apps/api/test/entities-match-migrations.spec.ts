@@ -5,15 +5,14 @@
  * a generated migration would contain.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
 import { DataSource } from 'typeorm';
 import { startApp, type TestApp } from './support/app';
 
 let t: TestApp;
-before(async () => {
+beforeAll(async () => {
   t = await startApp();
 });
-after(() => t.close());
+afterAll(() => t.close());
 
 test('after the migrations, the entities need no schema change', async () => {
   const ds = t.created.app.get(DataSource);

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
-import { describe, test } from 'node:test';
 
 /** the repository root, wherever this file runs from (source or compiled output) */
 function repoRoot(): string {

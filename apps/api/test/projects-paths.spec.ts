@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { DataSource } from 'typeorm';
 import { MAX_FILES, MAX_SEARCH_HITS, WorkspaceService } from '../src/modules/projects/workspace.service';
 import { ADMIN, startApp, type TestApp } from './support/app';
-import { Client, newUser, type Res } from './support/http';
+import { Client, newUser } from './support/http';
 
 const P = '/studio/api/projects';
 
@@ -21,7 +21,6 @@ describe('projects and workspace files', () => {
   /** a system pack inserted here, so the tests do not depend on seeding */
   let sys: { id: number; stages: string[] };
 
-  const fieldOf = (r: Res) => (r.body?.errors ?? []).map((e: { field: string }) => e.field);
   const projectId = async (slug: string, owner = 'admin') =>
     Number((await ds.query(`SELECT p.id FROM projects p JOIN users u ON u.id = p.owner_id WHERE p.slug = $1 AND u.username = $2`, [slug, owner]))[0].id);
   const count = async (table: string, id: number) => Number((await ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [id]))[0].n);

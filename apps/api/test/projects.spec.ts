@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import { DataSource } from 'typeorm';
 import { ADMIN, startApp, type TestApp } from './support/app';
 import { Client, newUser, type Res } from './support/http';

@@ -29,11 +29,7 @@ describe('workflow export and import', () => {
   let t: TestApp;
   let ds: DataSource;
   let alice: Client;
-  let bob: Client;
-  let carol: Client;
   let aliceId: number;
-  let bobId: number;
-  let carolId: number;
   let pdlcId: number;
   let packId: number;
   let sealed: string;
@@ -60,11 +56,7 @@ describe('workflow export and import', () => {
     const admin = new Client(t.url);
     await admin.login(ADMIN.username, ADMIN.password);
     alice = await newUser(t.url, admin, 'alice');
-    bob = await newUser(t.url, admin, 'bob');
-    carol = await newUser(t.url, admin, 'carol');
-    carolId = (await carol.get('/auth/me')).body.id;
     aliceId = (await alice.get('/auth/me')).body.id;
-    bobId = (await bob.get('/auth/me')).body.id;
 
     pdlcId = (await alice.get(API)).body.find((w: { slug: string; is_system: boolean }) => w.slug === 'pdlc' && w.is_system).id;
     const pdlcGraph = (await alice.get(`${API}/${pdlcId}/graph`)).body;

@@ -50,7 +50,6 @@ describe('workflows', () => {
   let aliceAgent: number;
   let bobAgent: number;
   let pdlcId: number;
-  let systemAgentIds: number[];
 
   async function makeAgent(ownerId: number | null, name: string): Promise<number> {
     const repo = ds.getRepository(Agent);
@@ -87,9 +86,6 @@ describe('workflows', () => {
     const pdlc = list.body.find((w: { slug: string; is_system: boolean }) => w.slug === 'pdlc' && w.is_system);
     assert.ok(pdlc, 'the system PDLC pack is seeded');
     pdlcId = pdlc.id;
-    systemAgentIds = (await alice.get(`${API}/${pdlcId}`)).body.nodes
-      .filter((n: Node) => n.type === 'agent')
-      .map((n: Node) => n.agent_id);
   });
   afterAll(() => t.close());
 

@@ -56,7 +56,6 @@ describe('workflows', () => {
   let aliceId: number;
   let bobId: number;
   let aliceAgent: number;
-  let bobAgent: number;
   let pdlcId: number;
   let systemAgentIds: number[];
 
@@ -90,7 +89,7 @@ describe('workflows', () => {
     aliceId = (await alice.get('/auth/me')).body.id;
     bobId = (await bob.get('/auth/me')).body.id;
     aliceAgent = await makeAgent(aliceId, 'Alice agent');
-    bobAgent = await makeAgent(bobId, 'Bob agent');
+    await makeAgent(bobId, 'Bob agent');
     const list = await alice.get(API);
     const pdlc = list.body.find((w: { slug: string; is_system: boolean }) => w.slug === 'pdlc' && w.is_system);
     assert.ok(pdlc, 'the system PDLC pack is seeded');

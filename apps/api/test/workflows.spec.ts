@@ -35,8 +35,6 @@ describe('workflows', () => {
   let bob: Client;
   let aliceId: number;
   let bobId: number;
-  let aliceAgent: number;
-  let bobAgent: number;
   let pdlcId: number;
   let systemAgentIds: number[];
 
@@ -69,8 +67,8 @@ describe('workflows', () => {
     bob = await newUser(t.url, admin, 'bob');
     aliceId = (await alice.get('/auth/me')).body.id;
     bobId = (await bob.get('/auth/me')).body.id;
-    aliceAgent = await makeAgent(aliceId, 'Alice agent');
-    bobAgent = await makeAgent(bobId, 'Bob agent');
+    await makeAgent(aliceId, 'Alice agent');
+    await makeAgent(bobId, 'Bob agent');
     const list = await alice.get(API);
     const pdlc = list.body.find((w: { slug: string; is_system: boolean }) => w.slug === 'pdlc' && w.is_system);
     assert.ok(pdlc, 'the system PDLC pack is seeded');

@@ -10,7 +10,7 @@ import { expect, test } from './support/fixtures';
 async function luminance(page: Page, selector: string, prop: 'backgroundColor' | 'color'): Promise<number> {
   const css = await page.locator(selector).first().evaluate((el, p) => getComputedStyle(el)[p as 'color'], prop);
   const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255);
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 test('the overview has one button that starts a first project and opens it (1280px)', async ({ page, consoleErrors }) => {

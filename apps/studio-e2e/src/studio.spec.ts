@@ -54,7 +54,7 @@ test('bind a model, write a skill, create an agent', async ({ page, consoleError
   await agent.locator('input[name="name"]').fill('PRD writer');
   await agent.locator('input[name="role"]').fill('Product manager');
   const modelOption = agent.locator('select[name="model_id"] option', { hasText: 'Local llama' });
-  await agent.locator('select[name="model_id"]').selectOption((await modelOption.getAttribute('value'))!);
+  await agent.locator('select[name="model_id"]').selectOption((await modelOption.getAttribute('value')));
   await agent.locator('label.checkbox', { hasText: 'PRD writing' }).locator('input').check();
   await page.getByTestId('form-save').click();
   await expect(page.locator('[data-testid="agents-row"][data-name="PRD writer"]')).toBeVisible();
@@ -86,7 +86,7 @@ test('clone the PDLC pack, add a node and an edge, save, reload and see them', a
   // the new node is selected: set its properties
   const key = await page.getByTestId('prop-node-key').inputValue();
   const agentOption = page.locator('[data-testid="prop-agent"] option', { hasText: 'PRD writer' });
-  await page.getByTestId('prop-agent').selectOption((await agentOption.getAttribute('value'))!);
+  await page.getByTestId('prop-agent').selectOption((await agentOption.getAttribute('value')));
   await page.getByTestId('prop-stage').selectOption('design');
   // move the new node (added at the canvas centre, maybe over others) to open space, then
   // connect the system "design" agent node to it

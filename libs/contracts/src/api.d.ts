@@ -1401,7 +1401,7 @@ export interface components {
             /** @description the node the run ended at (null while running) */
             node_key: string | null;
             usage: components["schemas"]["UsageView"];
-            error: (components["schemas"]["TurnErrorView"] | null) & components["schemas"]["TurnErrorView"];
+            error: components["schemas"]["TurnErrorView"] | null;
             /** @description how many times the run was started */
             attempts: number;
             /** @description the seq of its last stored event (its `close` once ended) */

@@ -10,6 +10,7 @@ export type RunState = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted
 @ForeignKey(() => Project, ['project_id'], ['id'], { name: 'runs_project_id_fkey', onDelete: 'CASCADE' })
 @ForeignKey(() => Workflow, ['workflow_id'], ['id'], { name: 'runs_workflow_id_fkey', onDelete: 'SET NULL' })
 @Index('runs_project', ['project_id', 'created_at'])
+@Index('runs_by_owner', ['owner_id', 'created_at', 'id'])
 // partial indexes over running turns (migrations 1732300000003-runs, 1732300000020-one-turn-per-project)
 @Index('runs_state', { synchronize: false })
 @Index('runs_running_by_owner', { synchronize: false })

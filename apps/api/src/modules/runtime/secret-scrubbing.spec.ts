@@ -4,7 +4,6 @@
  * response and history are made from those): the runner removes every key it knows by value.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import { ProviderError } from './providers/provider';
 import { agentNode, collect, edge, fakePorts, find, makeAgent, makePack, makeRequest, ScriptedProvider, SERVER } from './test-support';
 import { runTurn } from './turn-runner';

@@ -19,7 +19,7 @@ import {
   ScriptedProvider,
   SERVER,
 } from './test-support';
-import { MAX_NODES_PER_TURN, runTurn } from './turn-runner';
+import { runTurn } from './turn-runner';
 
 /** start → write (discover, artifact docs/out.md) → gate1 → design (design stage) */
 function gatedPack() {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
 import { ConfigError, validateEnvironment } from './environment.schema';
 
 const refused = (env: NodeJS.ProcessEnv, pattern: RegExp) =>

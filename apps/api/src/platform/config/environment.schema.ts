@@ -11,12 +11,12 @@ export const LLM_PROVIDERS = ['offline', 'vendor_a', 'vendor_b', 'custom'] as co
 
 /** a whole number of at least 0 — "abc", "1.5" and "-1" are refused, not rounded or defaulted */
 const Count = () => (target: object, key: string) => {
-  Transform(({ value }) => (/^\s*\d+\s*$/.test(value) ? Number(value) : value))(target, key);
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value))(target, key);
   IsInt({ message: `${key} must be a whole number (0 or more), got "$value"` })(target, key);
   Min(0)(target, key);
 };
 
-const lower = Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
+const lower = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
 
 export class EnvironmentVariables {
   @IsOptional() @Count() @Max(65535, { message: 'PORT must be at most 65535, got "$value"' }) PORT?: number;

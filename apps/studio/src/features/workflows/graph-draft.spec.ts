@@ -56,7 +56,7 @@ describe('draftFromGraph / draftToGraph', () => {
     };
     const d = draftFromGraph(graph);
     assert.equal(d.nodes.length, 2);
-    assert.equal(d.edges[0]!.source, START_ID);
+    assert.equal(d.edges[0].source, START_ID);
     assert.deepEqual(draftToGraph(d), graph);
   });
 
@@ -69,8 +69,8 @@ describe('draftFromGraph / draftToGraph', () => {
 
   it('turns empty conditions into null', () => {
     let d = sample();
-    d = updateEdge(d, d.edges[1]!.id, { condition: '   ' });
-    assert.equal(draftToGraph(d).edges[1]!.condition, null);
+    d = updateEdge(d, d.edges[1].id, { condition: '   ' });
+    assert.equal(draftToGraph(d).edges[1].condition, null);
   });
 });
 
@@ -111,12 +111,12 @@ describe('connect', () => {
   it('adds an edge between two nodes and from start', () => {
     const d = sample();
     const [a, , c] = d.nodes;
-    const r = connect(d, a!.uid, c!.uid);
+    const r = connect(d, a.uid, c.uid);
     assert.equal(r.error, null);
     assert.equal(r.draft.edges.length, 4);
     const g = draftToGraph(r.draft);
     assert.deepEqual(g.edges.at(-1), edge('discover_agent', 'design_agent'));
-    const s = connect(d, START_ID, c!.uid);
+    const s = connect(d, START_ID, c.uid);
     assert.equal(s.error, null);
     assert.equal(draftToGraph(s.draft).edges.at(-1)!.from_node, 'start');
   });
@@ -124,18 +124,18 @@ describe('connect', () => {
   it('refuses edges into start, self loops, duplicates and unknown nodes', () => {
     const d = sample();
     const [a, b] = d.nodes;
-    assert.match(connect(d, a!.uid, START_ID).error ?? '', /start/);
-    assert.ok(connect(d, a!.uid, a!.uid).error);
-    assert.ok(connect(d, a!.uid, b!.uid).error, 'already connected');
-    assert.ok(connect(d, a!.uid, 'nope').error);
-    assert.equal(connect(d, a!.uid, START_ID).draft, d);
+    assert.match(connect(d, a.uid, START_ID).error ?? '', /start/);
+    assert.ok(connect(d, a.uid, a.uid).error);
+    assert.ok(connect(d, a.uid, b.uid).error, 'already connected');
+    assert.ok(connect(d, a.uid, 'nope').error);
+    assert.equal(connect(d, a.uid, START_ID).draft, d);
   });
 });
 
 describe('deleteElements', () => {
   it('removes a node with every edge touching it', () => {
     const d = sample();
-    const gate = d.nodes[1]!;
+    const gate = d.nodes[1];
     const next = deleteElements(d, { nodeIds: [gate.uid] });
     assert.equal(next.nodes.length, 2);
     assert.deepEqual(draftToGraph(next).edges, [edge('start', 'discover_agent')]);
@@ -143,7 +143,7 @@ describe('deleteElements', () => {
 
   it('removes edges by id, never the start node, and is a no-op for nothing', () => {
     const d = sample();
-    const next = deleteElements(d, { edgeIds: [d.edges[0]!.id], nodeIds: [START_ID] });
+    const next = deleteElements(d, { edgeIds: [d.edges[0].id], nodeIds: [START_ID] });
     assert.equal(next.nodes.length, 3);
     assert.equal(next.edges.length, 2);
     assert.equal(deleteElements(d, {}), d);
@@ -154,43 +154,43 @@ describe('deleteElements', () => {
 describe('property edits', () => {
   it('renaming a node key keeps its edges', () => {
     const d = sample();
-    const next = updateNode(d, d.nodes[0]!.uid, { node_key: 'research' });
+    const next = updateNode(d, d.nodes[0].uid, { node_key: 'research' });
     assert.deepEqual(draftToGraph(next).edges.slice(0, 2), [edge('start', 'research'), edge('research', 'gate_1')]);
   });
 
   it('switching a node away from agent clears agent_id; artifact is set and cleared', () => {
     let d = sample();
-    const uid = d.nodes[0]!.uid;
+    const uid = d.nodes[0].uid;
     d = updateNode(d, uid, { type: 'branch' });
-    assert.equal(d.nodes[0]!.agent_id, null);
+    assert.equal(d.nodes[0].agent_id, null);
     d = setArtifact(d, uid, 'docs/prd.md');
-    assert.deepEqual(d.nodes[0]!.config, { artifact: 'docs/prd.md' });
+    assert.deepEqual(d.nodes[0].config, { artifact: 'docs/prd.md' });
     d = setArtifact(d, uid, '');
-    assert.deepEqual(d.nodes[0]!.config, {});
+    assert.deepEqual(d.nodes[0].config, {});
   });
 
   it('moves an edge among the edges of the same source', () => {
     let d = sample();
-    const a = d.nodes[0]!.uid;
-    d = connect(d, a, d.nodes[2]!.uid).draft;
+    const a = d.nodes[0].uid;
+    d = connect(d, a, d.nodes[2].uid).draft;
     const last = d.edges.at(-1)!.id;
     d = moveEdge(d, last, -1);
     assert.deepEqual(
       draftToGraph(d).edges.filter((e) => e.from_node === 'discover_agent').map((e) => e.to_node),
       ['design_agent', 'gate_1'],
     );
-    assert.equal(moveEdge(d, d.edges[0]!.id, -1), d);
+    assert.equal(moveEdge(d, d.edges[0].id, -1), d);
   });
 });
 
 describe('moveNodes / applyLayout', () => {
   it('keeps unchanged nodes identical (cheap re-render) and moves start', () => {
     const d = sample();
-    const moved = moveNodes(d, new Map([[d.nodes[1]!.uid, { x: 9, y: 9 }], [START_ID, { x: -5, y: 1 }]]));
+    const moved = moveNodes(d, new Map([[d.nodes[1].uid, { x: 9, y: 9 }], [START_ID, { x: -5, y: 1 }]]));
     assert.equal(moved.nodes[0], d.nodes[0]);
     assert.notEqual(moved.nodes[1], d.nodes[1]);
     assert.deepEqual(moved.start, { x: -5, y: 1 });
-    assert.equal(moveNodes(d, new Map([[d.nodes[0]!.uid, { x: 100, y: 40 }]])), d);
+    assert.equal(moveNodes(d, new Map([[d.nodes[0].uid, { x: 100, y: 40 }]])), d);
   });
 
   it('takes positions from a laid-out graph', () => {
@@ -220,11 +220,11 @@ describe('history', () => {
 
   it('coalesces consecutive edits with the same key into one undo step', () => {
     let h = historyFrom(sample());
-    const uid = h.draft.nodes[0]!.uid;
+    const uid = h.draft.nodes[0].uid;
     for (const key of ['r', 're', 'res']) h = commit(h, updateNode(h.draft, uid, { node_key: key }), `key:${uid}`);
     assert.equal(h.past.length, 1);
     h = undo(h);
-    assert.equal(h.draft.nodes[0]!.node_key, 'discover_agent');
+    assert.equal(h.draft.nodes[0].node_key, 'discover_agent');
   });
 
   it('a new edit clears redo and identical drafts are not recorded', () => {
@@ -240,7 +240,7 @@ describe('history', () => {
 describe('copy, paste, duplicate', () => {
   it('pastes the selected nodes with their inner edges, new keys, beside the originals', () => {
     const d = sample();
-    const sel = new Set([d.nodes[0]!.uid, d.nodes[1]!.uid]);
+    const sel = new Set([d.nodes[0].uid, d.nodes[1].uid]);
     const clip = copySelection(d, sel)!;
     assert.equal(clip.edges.length, 1, 'only the edge between the two copied nodes');
     const { draft, uids } = pasteClip(d, clip);
@@ -248,7 +248,7 @@ describe('copy, paste, duplicate', () => {
     const pasted = draft.nodes.filter((n) => uids.includes(n.uid));
     assert.deepEqual(pasted.map((n) => n.node_key), ['discover_agent_copy_1', 'gate_1_copy_1']);
     assert.deepEqual(pasted.map((n) => n.stage_label), ['discover', 'discover']);
-    assert.equal(pasted[0]!.agent_id, 1);
+    assert.equal(pasted[0].agent_id, 1);
     assert.ok(draft.edges.some((e) => e.source === uids[0] && e.target === uids[1]));
     for (const p of pasted) {
       for (const n of d.nodes) assert.ok(Math.abs(n.position_x - p.position_x) >= NODE_W || Math.abs(n.position_y - p.position_y) >= NODE_H, `${p.node_key} lands on ${n.node_key}`);

@@ -70,9 +70,9 @@ describe('mapProblems', () => {
       ],
       [{ field: 'nodes[0]', node_key: 'gate_1', message: 'not reachable' }, { field: 'stages', message: 'stage "test" has no agent node' }],
     );
-    assert.deepEqual(m.nodes.get(d.nodes[2]!.uid)!.errors, ['agent_id: agent 99 does not exist']);
-    assert.deepEqual(m.edges.get(d.edges[1]!.id)!.errors, ['condition: unexpected token']);
-    assert.deepEqual(m.nodes.get(d.nodes[1]!.uid)!.warnings, ['not reachable']);
+    assert.deepEqual(m.nodes.get(d.nodes[2].uid)!.errors, ['agent_id: agent 99 does not exist']);
+    assert.deepEqual(m.edges.get(d.edges[1].id)!.errors, ['condition: unexpected token']);
+    assert.deepEqual(m.nodes.get(d.nodes[1].uid)!.warnings, ['not reachable']);
     assert.equal(m.general.length, 2);
     assert.equal(m.errorCount, 3);
     assert.equal(m.warningCount, 2);
@@ -84,9 +84,9 @@ describe('React Flow conversion', () => {
     const d = sample();
     const nodes = toFlowNodes(d, view());
     assert.equal(nodes.length, 4);
-    assert.equal(nodes[0]!.id, START_ID);
-    assert.equal(nodes[0]!.deletable, false);
-    const first = nodes[1]!;
+    assert.equal(nodes[0].id, START_ID);
+    assert.equal(nodes[0].deletable, false);
+    const first = nodes[1];
     assert.equal(first.type, 'step');
     if (first.type === 'step') {
       assert.equal(first.data.color, stageColor('discover', ['discover', 'design']));
@@ -95,20 +95,20 @@ describe('React Flow conversion', () => {
     const edges = toFlowEdges(d, view());
     assert.deepEqual(
       edges.map((e) => [e.source, e.target]),
-      [[START_ID, d.nodes[0]!.uid], [d.nodes[0]!.uid, d.nodes[1]!.uid], [d.nodes[1]!.uid, d.nodes[2]!.uid]],
+      [[START_ID, d.nodes[0].uid], [d.nodes[0].uid, d.nodes[1].uid], [d.nodes[1].uid, d.nodes[2].uid]],
     );
   });
 
   it('reuses React Flow objects for unchanged elements (500 nodes stay cheap)', () => {
     let d: GraphDraft = draftFromGraph({ nodes: [], edges: [] });
     for (let i = 0; i < 500; i++) d = addNode(d, { type: 'agent', position: { x: i * 10, y: 0 }, stage_label: 'discover' }).draft;
-    for (let i = 1; i < 500; i++) d = connect(d, d.nodes[i - 1]!.uid, d.nodes[i]!.uid).draft;
+    for (let i = 1; i < 500; i++) d = connect(d, d.nodes[i - 1].uid, d.nodes[i].uid).draft;
     const cache = createFlowCache();
     const v = view();
     const a = toFlowNodes(d, v, cache);
     const ea = toFlowEdges(d, v, cache);
     // moved down, not back: its edges stay forward curves (a node moved behind its source would make a loop edge)
-    const moved = moveNodes(d, new Map([[d.nodes[10]!.uid, { x: 100, y: 5 }]]));
+    const moved = moveNodes(d, new Map([[d.nodes[10].uid, { x: 100, y: 5 }]]));
     const b = toFlowNodes(moved, v, cache);
     const eb = toFlowEdges(moved, v, cache);
     let changed = 0;
@@ -122,23 +122,23 @@ describe('React Flow conversion', () => {
   it('marks problems, selection and read-only on the flow elements', () => {
     const d = sample();
     const problems = mapProblems(d, [{ field: 'nodes[0].stage_label', message: 'bad' }, { field: 'edges[0]', message: 'x' }]);
-    const nodes = toFlowNodes(d, view({ problems, selected: new Set([d.nodes[0]!.uid]), readOnly: true }));
-    const n = nodes[1]!;
+    const nodes = toFlowNodes(d, view({ problems, selected: new Set([d.nodes[0].uid]), readOnly: true }));
+    const n = nodes[1];
     assert.equal(n.selected, true);
     assert.equal(n.draggable, false);
     if (n.type === 'step') assert.deepEqual(n.data.errors, ['stage_label: bad']);
     const edges = toFlowEdges(d, view({ problems }));
-    assert.match(edges[0]!.className ?? '', /edge-error/);
+    assert.match(edges[0].className ?? '', /edge-error/);
   });
 
   it('labels a branch default edge and round-trips through draftFromFlow', () => {
     let d = sample();
-    d = updateNode(d, d.nodes[1]!.uid, { type: 'branch' });
-    d = connect(d, d.nodes[1]!.uid, d.nodes[0]!.uid, 'contains(reply, "again")').draft;
+    d = updateNode(d, d.nodes[1].uid, { type: 'branch' });
+    d = connect(d, d.nodes[1].uid, d.nodes[0].uid, 'contains(reply, "again")').draft;
     const v = view();
     const edges = toFlowEdges(d, v);
-    assert.equal(edges[2]!.label, 'default');
-    assert.equal(edges[3]!.label, 'contains(reply, "again")');
+    assert.equal(edges[2].label, 'default');
+    assert.equal(edges[3].label, 'contains(reply, "again")');
     const back = draftFromFlow(toFlowNodes(d, v), edges);
     assert.deepEqual(draftToGraph(back), draftToGraph(d));
     const added = addNode(back, { type: 'gate', position: { x: 0, y: 0 } });
@@ -152,8 +152,8 @@ describe('mergeProblemMaps', () => {
     const client = mapProblems(d, [{ field: 'nodes[0].agent_id', message: 'x' }], [{ field: 'stages', message: 'w' }]);
     const server = mapProblems(d, [{ field: 'nodes[0].agent_id', message: 'x' }, { field: 'nodes[1].stage_label', message: 'y' }]);
     const m = mergeProblemMaps(client, server)!;
-    assert.deepEqual(m.nodes.get(d.nodes[0]!.uid)!.errors, ['agent_id: x']);
-    assert.deepEqual(m.nodes.get(d.nodes[1]!.uid)!.errors, ['stage_label: y']);
+    assert.deepEqual(m.nodes.get(d.nodes[0].uid)!.errors, ['agent_id: x']);
+    assert.deepEqual(m.nodes.get(d.nodes[1].uid)!.errors, ['stage_label: y']);
     assert.equal(m.errorCount, 2);
     assert.equal(m.warningCount, 1);
     assert.equal(mergeProblemMaps(null, server), server);
@@ -249,7 +249,7 @@ describe('stageLanes', () => {
   it('one band per stage with nodes, in stage order, around its nodes', () => {
     const lanes = stageLanes(sample().nodes, ['discover', 'design', 'empty']);
     assert.deepEqual(lanes.map((l) => l.stage), ['discover', 'design']);
-    const discover = lanes[0]!;
+    const discover = lanes[0];
     assert.ok(discover.x < 100 && discover.x + discover.width > 300 + NODE_W);
     assert.ok(discover.y < 0 && discover.y + discover.height > 40 + NODE_H);
   });
