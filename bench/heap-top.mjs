@@ -83,7 +83,9 @@ if (files.length !== 2) {
 }
 const a = summarise(files[0]);
 const b = summarise(files[1]);
-console.log(`heap: ${(a.total / 2 ** 20).toFixed(1)} MiB → ${(b.total / 2 ** 20).toFixed(1)} MiB (+${((b.total - a.total) / 2 ** 10 / per).toFixed(1)} KiB per unit, ${per} units)`);
+console.log(
+  `heap: ${(a.total / 2 ** 20).toFixed(1)} MiB → ${(b.total / 2 ** 20).toFixed(1)} MiB (+${((b.total - a.total) / 2 ** 10 / per).toFixed(1)} KiB per unit, ${per} units)`,
+);
 const rows = [];
 for (const [name, e] of b.out) {
   const before = a.out.get(name) ?? { count: 0, size: 0 };
@@ -91,5 +93,7 @@ for (const [name, e] of b.out) {
 }
 rows.sort((x, y) => y.dSize - x.dSize);
 for (const r of rows.slice(0, top)) {
-  console.log(`${(r.dSize / 1024 / per).toFixed(2).padStart(9)} KiB ${(r.dCount / per).toFixed(1).padStart(8)} objs  ${r.name}`);
+  console.log(
+    `${(r.dSize / 1024 / per).toFixed(2).padStart(9)} KiB ${(r.dCount / per).toFixed(1).padStart(8)} objs  ${r.name}`,
+  );
 }

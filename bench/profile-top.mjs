@@ -68,11 +68,26 @@ const groupKey = (cf) => {
   const o = original(cf);
   if (o) {
     const src = o.slice(o.indexOf(' ') + 1).replace(/:\d+$/, '');
-    return src.startsWith('npm:') ? 'npm:' + src.slice(4).split('/').slice(0, src[4] === '@' ? 2 : 1).join('/') : src;
+    return src.startsWith('npm:')
+      ? 'npm:' +
+          src
+            .slice(4)
+            .split('/')
+            .slice(0, src[4] === '@' ? 2 : 1)
+            .join('/')
+      : src;
   }
   if (!cf.url) return cf.functionName.startsWith('(') ? cf.functionName : '(native/builtin)';
   const s = short(cf.url);
-  if (s.startsWith('npm:')) return 'npm:' + s.slice(4).split('/').slice(0, s[4] === '@' ? 2 : 1).join('/');
+  if (s.startsWith('npm:'))
+    return (
+      'npm:' +
+      s
+        .slice(4)
+        .split('/')
+        .slice(0, s[4] === '@' ? 2 : 1)
+        .join('/')
+    );
   if (s.startsWith('node:')) return 'node:' + s.slice(5).split('/')[0];
   return s;
 };
@@ -98,8 +113,12 @@ for (const [id, t] of self) {
 
 const print = (title, map) => {
   console.log(`\n${title}`);
-  const rows = [...map].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top);
-  for (const [k, t] of rows) console.log(`${t.toFixed(1).padStart(9)} ms ${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`);
+  const rows = [...map]
+    .filter(([k]) => !filter || k.includes(filter))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top);
+  for (const [k, t] of rows)
+    console.log(`${t.toFixed(1).padStart(9)} ms ${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`);
 };
 console.log(`${file}: ${total.toFixed(0)} ms sampled`);
 print('self time by package / file', groupBy);
@@ -111,10 +130,12 @@ if (callers) {
   for (const [id, t] of self) {
     if (!frameKey(byId.get(id).callFrame).includes(callers)) continue;
     const chain = [];
-    for (let cur = id; cur !== undefined && chain.length < 8; cur = parent.get(cur)) chain.push(frameKey(byId.get(cur).callFrame));
+    for (let cur = id; cur !== undefined && chain.length < 8; cur = parent.get(cur))
+      chain.push(frameKey(byId.get(cur).callFrame));
     const k = chain.join('\n      ← ');
     stacks.set(k, (stacks.get(k) ?? 0) + t);
   }
   console.log(`\nstacks of ${callers}`);
-  for (const [k, t] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`${t.toFixed(1).padStart(9)} ms  ${k}`);
+  for (const [k, t] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 8))
+    console.log(`${t.toFixed(1).padStart(9)} ms  ${k}`);
 }

@@ -31,11 +31,14 @@ import * as s7 from './scenarios/s7-studio.mjs';
 const SCENARIOS = { 1: s1, 2: s2, 3: s3, 4: s4, 5: s5, 6: s6, 7: s7 };
 const env = process.env;
 const quick = env.BENCH_QUICK === '1';
-const only = env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((s) => Number(s.trim())) : Object.keys(SCENARIOS).map(Number);
+const only = env.BENCH_ONLY
+  ? env.BENCH_ONLY.split(',').map((s) => Number(s.trim()))
+  : Object.keys(SCENARIOS).map(Number);
 for (const n of only) if (!SCENARIOS[n]) throw new Error(`BENCH_ONLY: no scenario ${n} (1–7)`);
 const dbChoice = (env.BENCH_DB || 'both').toLowerCase();
 const databases = dbChoice === 'both' ? ['embedded', 'postgres'] : [dbChoice];
-for (const d of databases) if (d !== 'embedded' && d !== 'postgres') throw new Error(`BENCH_DB must be embedded, postgres or both, not ${d}`);
+for (const d of databases)
+  if (d !== 'embedded' && d !== 'postgres') throw new Error(`BENCH_DB must be embedded, postgres or both, not ${d}`);
 const fullRun = !quick && !env.BENCH_ONLY && dbChoice === 'both';
 const writeDocs = env.BENCH_WRITE_DOCS ? env.BENCH_WRITE_DOCS === '1' : fullRun;
 
@@ -73,7 +76,10 @@ async function main() {
   if (env.BENCH_SKIP_BUILD !== '1') {
     log('building (node scripts/ensure-install.mjs && nx run-many -t build)…');
     execSync('node scripts/ensure-install.mjs', { stdio: 'inherit' });
-    execSync('npx nx run-many -t build --outputStyle=static', { stdio: 'inherit', env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+    execSync('npx nx run-many -t build --outputStyle=static', {
+      stdio: 'inherit',
+      env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    });
   }
   for (const f of ['apps/api/dist/src/main.js', 'apps/api/dist-support/fake-llm.js']) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: build first (npm run build)`);
@@ -93,7 +99,9 @@ async function main() {
     }
     const server = await startServer({ databaseUrl: pg?.url ?? null, cpuProfDir: profDir });
     cleanups.push(() => server.stop());
-    log(`${database}: server pid ${server.pid} on ${server.url}, fake provider pid ${fake.pid}${pg ? `, database ${pg.name}` : ''}`);
+    log(
+      `${database}: server pid ${server.pid} on ${server.url}, fake provider pid ${fake.pid}${pg ? `, database ${pg.name}` : ''}`,
+    );
     const setup = new BenchSetup(server, fake);
     await setup.login();
     const ctx = { database, quick, setup, server, fake, log };
@@ -106,12 +114,24 @@ async function main() {
       try {
         e = await sc.run(ctx);
       } catch (err) {
-        e = { scenario: sc.id, database, title: sc.title, target: sc.target, target_met: false, error: String(err?.message ?? err).split('\n')[0].slice(0, 300), figures: {} };
+        e = {
+          scenario: sc.id,
+          database,
+          title: sc.title,
+          target: sc.target,
+          target_met: false,
+          error: String(err?.message ?? err)
+            .split('\n')[0]
+            .slice(0, 300),
+          figures: {},
+        };
         if (env.BENCH_DEBUG) console.error(err);
       }
       if (e.peak_rss_bytes === null || e.peak_rss_bytes === undefined) e.peak_rss_bytes = memory(server.pid).hwm;
       entries.push(e);
-      log(`${database}: ${sc.id} ${e.error ? `ERROR ${e.error}` : `${e.service} → ${e.target_met ? 'target met' : 'TARGET MISSED'}`} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      log(
+        `${database}: ${sc.id} ${e.error ? `ERROR ${e.error}` : `${e.service} → ${e.target_met ? 'target met' : 'TARGET MISSED'}`} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+      );
       await fake.setTurn({ tokens: 20 });
       await fake.reset();
     }
@@ -122,10 +142,17 @@ async function main() {
 
   const facts = machineFacts({ postgres: postgresVersion });
   console.log('\n' + table(entries) + '\n');
-  console.log(`${facts.cpu}, ${facts.memory_gib} GiB, Node ${facts.node}${postgresVersion ? `, Postgres ${postgresVersion}` : ''}`);
+  console.log(
+    `${facts.cpu}, ${facts.memory_gib} GiB, Node ${facts.node}${postgresVersion ? `, Postgres ${postgresVersion}` : ''}`,
+  );
   log(`results: ${writeResults(ROOT, entries)}`);
   if (writeDocs) {
-    const doc = updateDocs(ROOT, entries, facts, quick ? 'BENCH_QUICK' : fullRun ? 'full run' : `partial run: ${only.join(',')} on ${databases.join('+')}`);
+    const doc = updateDocs(
+      ROOT,
+      entries,
+      facts,
+      quick ? 'BENCH_QUICK' : fullRun ? 'full run' : `partial run: ${only.join(',')} on ${databases.join('+')}`,
+    );
     if (doc) log(`table copied into ${doc}`);
   }
   if (profDir) log(`CPU profiles of the server: ${profDir} (summarise with node bench/profile-top.mjs <file>)`);

@@ -66,7 +66,12 @@ function serviceMemory(nodePid, dataDir) {
       /* gone */
     }
   }
-  return { processes: pids.length, rss_mib: +(rss / MiB).toFixed(1), pss_mib: +(pss / MiB).toFixed(1), node_rss_mib: +(nodeRss / MiB).toFixed(1) };
+  return {
+    processes: pids.length,
+    rss_mib: +(rss / MiB).toFixed(1),
+    pss_mib: +(pss / MiB).toFixed(1),
+    node_rss_mib: +(nodeRss / MiB).toFixed(1),
+  };
 }
 
 async function startService(dataDir, databaseUrl) {
@@ -122,7 +127,11 @@ async function startService(dataDir, databaseUrl) {
 async function main() {
   if (!env.BENCH_ROOT && env.BENCH_SKIP_BUILD !== '1') {
     execSync('node scripts/ensure-install.mjs', { stdio: 'inherit', cwd: ROOT });
-    execSync('npx nx run-many -t build --outputStyle=static', { stdio: 'inherit', cwd: ROOT, env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+    execSync('npx nx run-many -t build --outputStyle=static', {
+      stdio: 'inherit',
+      cwd: ROOT,
+      env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    });
   }
   const fake = await startFake();
   const pg = dbKind === 'postgres' ? await createPgDatabase() : null;
@@ -141,7 +150,14 @@ async function main() {
     const slug = await setup.project('plain', 'bench-rss');
     await fake.setTurn({ tokens: CHAT_TEXT_TOKENS });
     const body = JSON.stringify({ message: 'Say something short.', project_slug: slug });
-    const load = await cannon({ url: svc.url + '/agent/chat', method: 'POST', headers: { ...setup.authHeader, 'content-type': 'application/json' }, body, connections: 10, amount: turns });
+    const load = await cannon({
+      url: svc.url + '/agent/chat',
+      method: 'POST',
+      headers: { ...setup.authHeader, 'content-type': 'application/json' },
+      body,
+      connections: 10,
+      amount: turns,
+    });
     r.turn_errors = errorCount(load.result);
     await sleep(SETTLE_MS);
     r.idle_after_turns = serviceMemory(svc.pid, dataDir);

@@ -31,7 +31,10 @@ console.log('› installing Chromium (apt-get install -y chromium)…');
 const log = join(mkdtempSync(join(tmpdir(), 'ensure-browser-')), 'apt.log');
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 let out = '';
-for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+for (const args of [
+  ['update', '-qq'],
+  ['install', '-y', '-qq', 'chromium'],
+]) {
   const r = spawnSync('apt-get', args, { env, encoding: 'utf8' });
   out += `$ apt-get ${args.join(' ')}\n${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}\n`;
   if (r.status !== 0) break;

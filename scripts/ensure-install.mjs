@@ -19,6 +19,8 @@ const stale = !existsSync(stamp) || newer('package-lock.json', stamp) || newer('
 if (stale) {
   const edited = !process.env.CI && newer('package.json', 'package-lock.json');
   const command = edited ? 'npm install' : 'npm ci';
-  console.log(`› installing dependencies (${command}${edited ? ': package.json is newer than package-lock.json' : ''})…`);
+  console.log(
+    `› installing dependencies (${command}${edited ? ': package.json is newer than package-lock.json' : ''})…`,
+  );
   execSync(`${command} --include=dev --no-audit --no-fund`, { stdio: 'inherit' });
 }

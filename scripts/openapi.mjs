@@ -11,7 +11,10 @@ export async function currentDocument() {
   const dataDir = mkdtempSync(join(tmpdir(), 'openapi-'));
   require('reflect-metadata');
   const { createApp } = require('../apps/api/dist/src/platform/create-app.js');
-  const { app } = await createApp({ dataDir, databaseUrl: null, logLevel: 'silent', adminUsername: null }, { logger: false });
+  const { app } = await createApp(
+    { dataDir, databaseUrl: null, logLevel: 'silent', adminUsername: null },
+    { logger: false },
+  );
   try {
     await app.listen(0, '127.0.0.1');
     const port = app.getHttpServer().address().port;
@@ -27,12 +30,16 @@ export function stringify(doc) {
 }
 
 export function generateTypes(jsonPath, outPath) {
-  execFileSync(process.execPath, ['node_modules/openapi-typescript/bin/cli.js', jsonPath, '-o', outPath], { stdio: 'pipe' });
+  execFileSync(process.execPath, ['node_modules/openapi-typescript/bin/cli.js', jsonPath, '-o', outPath], {
+    stdio: 'pipe',
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const doc = await currentDocument();
   writeFileSync('libs/contracts/openapi.json', stringify(doc));
   generateTypes('libs/contracts/openapi.json', 'libs/contracts/src/api.d.ts');
-  console.log(`wrote libs/contracts/openapi.json (${Object.keys(doc.paths).length} paths) and libs/contracts/src/api.d.ts`);
+  console.log(
+    `wrote libs/contracts/openapi.json (${Object.keys(doc.paths).length} paths) and libs/contracts/src/api.d.ts`,
+  );
 }

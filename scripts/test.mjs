@@ -76,7 +76,11 @@ const readJson = (file) => {
 function jestCounts(file) {
   const r = readJson(file);
   if (!r) return null;
-  return { pass: r.numPassedTests, fail: r.numFailedTests + r.numRuntimeErrorTestSuites, skip: r.numPendingTests + r.numTodoTests };
+  return {
+    pass: r.numPassedTests,
+    fail: r.numFailedTests + r.numRuntimeErrorTestSuites,
+    skip: r.numPendingTests + r.numTodoTests,
+  };
 }
 const jestFilterArgs = filter ? [`--testPathPatterns=${filter}`, '--passWithNoTests'] : [];
 
@@ -107,7 +111,15 @@ const suites = {
     const out = join(resultsDir, 'api-integration.json');
     rmSync(out, { force: true });
     const target = `api:test-integration${postgres ? ':postgres' : ''}`;
-    const r = nx(['run', target, ...(skipBuild ? ['--excludeTaskDependencies'] : []), '--', '--json', `--outputFile=${out}`, ...jestFilterArgs]);
+    const r = nx([
+      'run',
+      target,
+      ...(skipBuild ? ['--excludeTaskDependencies'] : []),
+      '--',
+      '--json',
+      `--outputFile=${out}`,
+      ...jestFilterArgs,
+    ]);
     const c = jestCounts(out) ?? { pass: 0, fail: 1, skip: 0 };
     if (r.status !== 0 && c.fail === 0) c.fail = 1;
     return c;
@@ -119,11 +131,16 @@ const suites = {
     }
     const out = join(process.cwd(), 'tmp/playwright/results.json');
     rmSync(out, { force: true });
-    const r = nx(['run', 'studio-e2e:e2e', ...(skipBuild ? ['--excludeTaskDependencies'] : []), ...(filter ? ['--', filter] : [])], {
-      PW_JSON_OUTPUT: out,
-    });
+    const r = nx(
+      ['run', 'studio-e2e:e2e', ...(skipBuild ? ['--excludeTaskDependencies'] : []), ...(filter ? ['--', filter] : [])],
+      {
+        PW_JSON_OUTPUT: out,
+      },
+    );
     const stats = readJson(out)?.stats;
-    const c = stats ? { pass: stats.expected + stats.flaky, fail: stats.unexpected, skip: stats.skipped } : { pass: 0, fail: 1, skip: 0 };
+    const c = stats
+      ? { pass: stats.expected + stats.flaky, fail: stats.unexpected, skip: stats.skipped }
+      : { pass: 0, fail: 1, skip: 0 };
     if (r.status !== 0 && c.fail === 0) c.fail = 1;
     return c;
   },
@@ -135,7 +152,9 @@ let fail = 0;
 let skip = 0;
 const lines = [];
 for (const name of wanted) {
-  console.log(`\n=== ${name} tests${name === 'unit' ? '' : ` (database: ${db})`}${filter ? ` matching ${filter}` : ''} ===`);
+  console.log(
+    `\n=== ${name} tests${name === 'unit' ? '' : ` (database: ${db})`}${filter ? ` matching ${filter}` : ''} ===`,
+  );
   const c = suites[name]();
   if (!c) continue;
   const line = `--- ${name}: ${c.pass} passed, ${c.fail} failed${c.skip ? `, ${c.skip} skipped` : ''}`;

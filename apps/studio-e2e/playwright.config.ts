@@ -20,11 +20,13 @@ assertBuilt();
 
 // The config is loaded again in every worker: the port is chosen once, in the runner, and inherited.
 if (!process.env.STUDIO_E2E_PORT) {
-  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const script =
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
   process.env.STUDIO_E2E_PORT = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
 }
 const port = Number(process.env.STUDIO_E2E_PORT);
-if (!Number.isInteger(port) || port <= 0) throw new Error(`STUDIO_E2E_PORT must be a port number, got "${process.env.STUDIO_E2E_PORT}"`);
+if (!Number.isInteger(port) || port <= 0)
+  throw new Error(`STUDIO_E2E_PORT must be a port number, got "${process.env.STUDIO_E2E_PORT}"`);
 const baseURL = `http://127.0.0.1:${port}`;
 
 const reporter: ReporterDescription[] = [['list']];
@@ -51,7 +53,15 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   webServer: {

@@ -11,7 +11,12 @@ const api = 'http://127.0.0.1:3000';
 const proxied = {
   target: api,
   changeOrigin: true,
-  configure: (proxy: { on: (ev: 'proxyReq', fn: (req: { setHeader: (k: string, v: string) => void; getHeader: (k: string) => unknown }) => void) => void }) => {
+  configure: (proxy: {
+    on: (
+      ev: 'proxyReq',
+      fn: (req: { setHeader: (k: string, v: string) => void; getHeader: (k: string) => unknown }) => void,
+    ) => void;
+  }) => {
     proxy.on('proxyReq', (req) => {
       if (req.getHeader('origin')) req.setHeader('origin', api);
     });
@@ -39,9 +44,7 @@ export default defineConfig({
   plugins: [react(), demoFallback()],
   resolve: {
     alias: {
-      '@service/workflow-graph': fileURLToPath(
-        new URL('../../libs/workflow-graph/src/index.ts', import.meta.url),
-      ),
+      '@service/workflow-graph': fileURLToPath(new URL('../../libs/workflow-graph/src/index.ts', import.meta.url)),
     },
   },
   build: {

@@ -9,7 +9,10 @@ const query = Client.prototype.query;
 Client.prototype.query = function (config, ...rest) {
   const text = typeof config === 'string' ? config : config?.text;
   if (text) {
-    const key = text.replace(/\s+/g, ' ').replace(/\$\d+(, )?/g, '?').slice(0, Number(process.env.BENCH_QUERY_TEXT ?? 160));
+    const key = text
+      .replace(/\s+/g, ' ')
+      .replace(/\$\d+(, )?/g, '?')
+      .slice(0, Number(process.env.BENCH_QUERY_TEXT ?? 160));
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return query.call(this, config, ...rest);
@@ -22,5 +25,16 @@ process.on('SIGWINCH', () => {
 // sets it with BENCH_COUNT_QUERIES=1, so the counts of a whole run survive the server's shutdown).
 if (process.env.BENCH_QUERY_COUNTS_FILE) {
   const { writeFileSync } = require('node:fs');
-  setInterval(() => writeFileSync(process.env.BENCH_QUERY_COUNTS_FILE, JSON.stringify([...counts].sort((a, b) => b[1] - a[1]), null, 1)), 1000).unref();
+  setInterval(
+    () =>
+      writeFileSync(
+        process.env.BENCH_QUERY_COUNTS_FILE,
+        JSON.stringify(
+          [...counts].sort((a, b) => b[1] - a[1]),
+          null,
+          1,
+        ),
+      ),
+    1000,
+  ).unref();
 }

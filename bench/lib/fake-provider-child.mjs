@@ -41,7 +41,8 @@ fake.server.on('request', (req, res) => {
   if (timings.length > RING) timings.shift();
   const write = res.write;
   res.write = function (chunk, ...rest) {
-    if (timing.firstTokenNs === null && typeof chunk === 'string' && CONTENT.test(chunk)) timing.firstTokenNs = String(process.hrtime.bigint());
+    if (timing.firstTokenNs === null && typeof chunk === 'string' && CONTENT.test(chunk))
+      timing.firstTokenNs = String(process.hrtime.bigint());
     return write.call(this, chunk, ...rest);
   };
   res.once('finish', () => (timing.endNs = String(process.hrtime.bigint())));

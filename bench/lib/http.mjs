@@ -17,7 +17,12 @@ export class Api {
     if (this.cookie) headers.cookie = this.cookie;
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    const res = await fetch(this.base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
     const set = res.headers.get('set-cookie');
     const m = set && /(?:^|,\s*)sid=([^;]*)/.exec(set);
     if (m) this.cookie = `sid=${m[1]}`;
@@ -51,10 +56,25 @@ export const freshAgent = new http.Agent({ keepAlive: false, maxSockets: Infinit
  * counts when `keepEvents` is false), contentText, done, error}.
  * `isContent(event)` says whether an event carries model text (service: `content`; OpenAI: a delta).
  */
-export function readStream(url, { method = 'GET', headers = {}, body, agent = keepAliveAgent, isContent, isClose, keepEvents = true, onEvent } = {}) {
+export function readStream(
+  url,
+  { method = 'GET', headers = {}, body, agent = keepAliveAgent, isContent, isClose, keepEvents = true, onEvent } = {},
+) {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const out = { status: 0, headersAt: null, firstContentAt: null, firstContentNs: null, closeAt: null, endAt: null, events: [], counts: {}, contentText: '', done: null, error: null };
+    const out = {
+      status: 0,
+      headersAt: null,
+      firstContentAt: null,
+      firstContentNs: null,
+      closeAt: null,
+      endAt: null,
+      events: [],
+      counts: {},
+      contentText: '',
+      done: null,
+      error: null,
+    };
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const u = new URL(url);
     const req = http.request(
@@ -64,7 +84,11 @@ export function readStream(url, { method = 'GET', headers = {}, body, agent = ke
         path: u.pathname + u.search,
         method,
         agent,
-        headers: { accept: 'text/event-stream', ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+        headers: {
+          accept: 'text/event-stream',
+          ...headers,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
       },
       (res) => {
         out.status = res.statusCode;
@@ -159,7 +183,10 @@ export function timedJson(url, { method = 'GET', headers = {}, body, agent = kee
         path: u.pathname + u.search,
         method,
         agent,
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+        headers: {
+          ...headers,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
       },
       (res) => {
         const chunks = [];

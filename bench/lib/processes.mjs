@@ -40,7 +40,9 @@ export function memory(pid) {
 
 /** The fake provider in its own process; `call(cmd, extra)` steers it (see fake-provider-child.mjs). */
 export async function startFake() {
-  const child = fork(join(ROOT, 'bench/lib/fake-provider-child.mjs'), [ROOT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(ROOT, 'bench/lib/fake-provider-child.mjs'), [ROOT], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const pending = new Map();
   let seq = 0;
   const ready = await new Promise((resolve, reject) => {
@@ -97,7 +99,8 @@ export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = n
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-bench-'));
   const args = [];
-  if (cpuProfDir) args.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, '-r', join(ROOT, 'bench/lib/exit-on-signal.cjs'));
+  if (cpuProfDir)
+    args.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, '-r', join(ROOT, 'bench/lib/exit-on-signal.cjs'));
   if (process.env.BENCH_COUNT_QUERIES) args.push('-r', join(ROOT, 'bench/lib/count-queries.cjs'));
   args.push(join(ROOT, 'apps/api/dist/src/main.js'));
   const logs = [];
@@ -119,7 +122,9 @@ export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = n
       LOGIN_LIMIT_PER_USER: '100000',
       DEMO_LIMIT_PER_MINUTE: '100000',
       MAX_STREAMS_PER_USER: '100000',
-      ...(process.env.BENCH_COUNT_QUERIES ? { BENCH_QUERY_COUNTS_FILE: join(tmpdir(), `aws-bench-query-counts-${port}.json`) } : {}),
+      ...(process.env.BENCH_COUNT_QUERIES
+        ? { BENCH_QUERY_COUNTS_FILE: join(tmpdir(), `aws-bench-query-counts-${port}.json`) }
+        : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

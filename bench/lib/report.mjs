@@ -14,9 +14,13 @@ export function table(entries) {
   for (const e of entries) {
     const met = e.error ? 'error' : e.target_met ? 'yes' : '**no**';
     const service = e.error ? `error: ${e.error}` : e.service;
-    lines.push(`| ${esc(e.scenario)} | ${esc(e.database)} | ${esc(e.direct)} | ${esc(service)} | ${esc(e.overhead)} | ${e.ratio ?? '—'} | ${esc(e.target)} | ${met} |`);
+    lines.push(
+      `| ${esc(e.scenario)} | ${esc(e.database)} | ${esc(e.direct)} | ${esc(service)} | ${esc(e.overhead)} | ${e.ratio ?? '—'} | ${esc(e.target)} | ${met} |`,
+    );
     for (const r of e.rows ?? []) {
-      lines.push(`| ↳ ${esc(r.label)} | ${esc(e.database)} | ${esc(r.direct ?? '—')} | ${esc(r.service)} | ${esc(r.overhead ?? '—')} | — | | |`);
+      lines.push(
+        `| ↳ ${esc(r.label)} | ${esc(e.database)} | ${esc(r.direct ?? '—')} | ${esc(r.service)} | ${esc(r.overhead ?? '—')} | — | | |`,
+      );
     }
   }
   return lines.join('\n');
@@ -26,7 +30,11 @@ export function machineFacts(extra = {}) {
   const cpus = os.cpus();
   let chromium = null;
   try {
-    chromium = execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    chromium = execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     /* not installed */
   }

@@ -50,7 +50,9 @@ export class BenchSetup {
       if (!pdlc) throw new Error('the system PDLC pack (slug pdlc) is missing');
       const { body } = await this.api.get(`/studio/api/workflows/${pdlc.id}`, { expect: 200 });
       const agentByStage = {};
-      for (const n of body.nodes) if (n.type === 'agent' && n.agent_id && n.stage_label && !agentByStage[n.stage_label]) agentByStage[n.stage_label] = n.agent_id;
+      for (const n of body.nodes)
+        if (n.type === 'agent' && n.agent_id && n.stage_label && !agentByStage[n.stage_label])
+          agentByStage[n.stage_label] = n.agent_id;
       return { ...body, agentByStage };
     });
   }
@@ -59,8 +61,14 @@ export class BenchSetup {
   async pack(slug, graph) {
     return this.once(`pack:${slug}`, async () => {
       const pdlc = await this.systemPack();
-      const { body: wf } = await this.api.post(`/studio/api/workflows/${pdlc.id}/clone`, { name: `Bench ${slug}`, slug }, { expect: 201 });
-      const { body: saved } = await this.api.put(`/studio/api/workflows/${wf.id}/graph`, await graph(pdlc), { expect: 200 });
+      const { body: wf } = await this.api.post(
+        `/studio/api/workflows/${pdlc.id}/clone`,
+        { name: `Bench ${slug}`, slug },
+        { expect: 201 },
+      );
+      const { body: saved } = await this.api.put(`/studio/api/workflows/${wf.id}/graph`, await graph(pdlc), {
+        expect: 200,
+      });
       return { ...wf, version: saved.version, nodes: saved.nodes.length };
     });
   }
@@ -102,7 +110,17 @@ export class BenchSetup {
     return this.once(`agentPack:${kind}`, async () => {
       const agent = await this.agent(kind);
       return this.pack(`bench-${kind}`, async () => ({
-        nodes: [{ node_key: 'agent', type: 'agent', agent_id: agent.id, stage_label: 'discover', config: {}, position_x: 0, position_y: 0 }],
+        nodes: [
+          {
+            node_key: 'agent',
+            type: 'agent',
+            agent_id: agent.id,
+            stage_label: 'discover',
+            config: {},
+            position_x: 0,
+            position_y: 0,
+          },
+        ],
         edges: [{ from_node: 'start', to_node: 'agent', condition: null }],
       }));
     });
@@ -117,7 +135,11 @@ export class BenchSetup {
       const worker = async () => {
         while (next < slugs.length) {
           const slug = slugs[next++];
-          await this.api.put(`/agent/workflows/${slug}`, { domain: 'pdlc', stage: 'discover', pack_id: pack.id }, { expect: 200 });
+          await this.api.put(
+            `/agent/workflows/${slug}`,
+            { domain: 'pdlc', stage: 'discover', pack_id: pack.id },
+            { expect: 200 },
+          );
         }
       };
       await Promise.all(Array.from({ length: Math.min(8, count) }, worker));

@@ -32,14 +32,31 @@ export async function run(ctx) {
   const cpu1 = cpuSeconds(server.pid);
   const other1 = otherCpu();
   const stats = await fake.stats();
-  check(errorCount(svc.result) === 0, `${errorCount(svc.result)} errors in ${turns} turns: ${JSON.stringify(svc.statuses)}`);
+  check(
+    errorCount(svc.result) === 0,
+    `${errorCount(svc.result)} errors in ${turns} turns: ${JSON.stringify(svc.statuses)}`,
+  );
 
   // The exact request the service sent the provider, replayed straight to it.
   const sent = stats.recent.at(-1);
   const directUrl = fake.url + sent.path;
   const directBody = JSON.stringify(sent.body);
-  await cannon({ url: directUrl, method: 'POST', headers: { 'content-type': 'application/json' }, body: directBody, connections: 1, amount: warm });
-  const direct = await cannon({ url: directUrl, method: 'POST', headers: { 'content-type': 'application/json' }, body: directBody, connections: 1, amount: turns });
+  await cannon({
+    url: directUrl,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: directBody,
+    connections: 1,
+    amount: warm,
+  });
+  const direct = await cannon({
+    url: directUrl,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: directBody,
+    connections: 1,
+    amount: turns,
+  });
 
   const s = summary(svc.latencies);
   const d = summary(direct.latencies);
@@ -64,7 +81,8 @@ export async function run(ctx) {
       overhead_p50_ms: overhead50,
       overhead_p99_ms: overhead99,
       server_cpu_ms_per_turn: cpuPerTurn,
-      postgres_cpu_ms_per_turn: ctx.database === 'postgres' ? round(((other1.postgres - other0.postgres) * 1000) / turns, 2) : null,
+      postgres_cpu_ms_per_turn:
+        ctx.database === 'postgres' ? round(((other1.postgres - other0.postgres) * 1000) / turns, 2) : null,
       machine_cpu_ms_per_turn: round(((other1.machineBusy - other0.machineBusy) * 1000) / turns, 2),
       provider_calls_per_turn: round(stats.count / turns, 2),
       provider_request_bytes: directBody.length,

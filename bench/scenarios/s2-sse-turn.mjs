@@ -29,7 +29,10 @@ export async function run(ctx) {
     const r = await readStream(url, { headers: setup.authHeader, isContent: serviceDelta, isClose: serviceClose });
     check(!r.error && r.status === 200, `GET /agent/stream: ${r.error ?? r.status}`);
     check(r.contentText === expected, `streamed text differs: ${JSON.stringify(r.contentText.slice(0, 200))}`);
-    check(r.closeAt !== null && r.events.at(-1)?.name === 'close', `no close event last (${r.events.map((e) => e.name).join(',')})`);
+    check(
+      r.closeAt !== null && r.events.at(-1)?.name === 'close',
+      `no close event last (${r.events.map((e) => e.name).join(',')})`,
+    );
     check(r.done?.state === 'done', `done.state = ${r.done?.state}`);
     const stats = await fake.stats();
     if (i < warm) continue;
@@ -43,7 +46,12 @@ export async function run(ctx) {
   const directUrl = fake.url + lastRequest.path;
   const dir = { first: [], close: [], relay: [] };
   for (let i = 0; i < warm + turns; i++) {
-    const r = await readStream(directUrl, { method: 'POST', body: lastRequest.body, isContent: openAiDelta, isClose: openAiDone });
+    const r = await readStream(directUrl, {
+      method: 'POST',
+      body: lastRequest.body,
+      isContent: openAiDelta,
+      isClose: openAiDone,
+    });
     check(!r.error && r.status === 200 && r.contentText === expected, `direct request failed: ${r.error ?? r.status}`);
     const stats = await fake.stats();
     if (i < warm) continue;

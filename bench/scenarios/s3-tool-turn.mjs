@@ -33,7 +33,10 @@ async function serviceTurns(ctx, url, script, count, warm) {
     check(r.contentText === expected, `streamed text differs: ${JSON.stringify(r.contentText.slice(0, 200))}`);
     check(r.done?.state === 'done', `done.state = ${r.done?.state}`);
     const results = r.events.filter((e) => e.name === 'tool_result').map((e) => JSON.parse(e.data));
-    check(results.length === script.length - 1 && results.every((x) => x.ok), `tool results: ${JSON.stringify(results).slice(0, 400)}`);
+    check(
+      results.length === script.length - 1 && results.every((x) => x.ok),
+      `tool results: ${JSON.stringify(results).slice(0, 400)}`,
+    );
     const stats = await fake.stats();
     check(stats.count === script.length, `provider calls ${stats.count}, expected ${script.length}`);
     if (i < warm) continue;
@@ -58,7 +61,12 @@ async function directTurns(ctx, requests, script, count, warm) {
     await fake.enqueue(...script);
     let total = 0;
     for (const req of requests) {
-      const r = await readStream(fake.url + req.path, { method: 'POST', body: req.body, isContent: openAiDelta, isClose: openAiDone });
+      const r = await readStream(fake.url + req.path, {
+        method: 'POST',
+        body: req.body,
+        isContent: openAiDelta,
+        isClose: openAiDone,
+      });
       check(!r.error && r.status === 200, `direct request failed: ${r.error ?? r.status}`);
       total += r.endAt;
     }

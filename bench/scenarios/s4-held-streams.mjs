@@ -43,12 +43,18 @@ export async function run(ctx) {
   const holdMs = quick ? 12_000 : 20_000;
   const slugs = await setup.projects('plain', 'bench-hold', count);
   const expected = fakeText(TOKENS);
-  const streamUrl = (slug) => `${server.url}/agent/stream?message=${encodeURIComponent('Take your time.')}&project_slug=${slug}`;
+  const streamUrl = (slug) =>
+    `${server.url}/agent/stream?message=${encodeURIComponent('Take your time.')}&project_slug=${slug}`;
 
   // warm the code paths with a few quick turns
   await fake.setTurn({ tokens: TOKENS });
   for (let i = 0; i < 20; i++) {
-    const r = await readStream(streamUrl(slugs[i % slugs.length]), { headers: setup.authHeader, isContent: serviceDelta, isClose: serviceClose, keepEvents: false });
+    const r = await readStream(streamUrl(slugs[i % slugs.length]), {
+      headers: setup.authHeader,
+      isContent: serviceDelta,
+      isClose: serviceClose,
+      keepEvents: false,
+    });
     check(!r.error && r.contentText === expected, `warm-up stream failed: ${r.error ?? r.contentText.slice(0, 100)}`);
   }
 
@@ -56,16 +62,33 @@ export async function run(ctx) {
   const svc = await hold(
     ctx,
     server.pid,
-    (i) => readStream(streamUrl(slugs[i]), { headers: setup.authHeader, agent: freshAgent, isContent: serviceDelta, isClose: serviceClose, keepEvents: false }),
+    (i) =>
+      readStream(streamUrl(slugs[i]), {
+        headers: setup.authHeader,
+        agent: freshAgent,
+        isContent: serviceDelta,
+        isClose: serviceClose,
+        keepEvents: false,
+      }),
     count,
     holdMs,
   );
-  const ok = svc.results.filter((r) => !r.error && r.status === 200 && r.closeAt !== null && r.done?.state === 'done' && r.contentText === expected);
+  const ok = svc.results.filter(
+    (r) => !r.error && r.status === 200 && r.closeAt !== null && r.done?.state === 'done' && r.contentText === expected,
+  );
   const dropped = count - ok.length;
   const failures = {};
   for (const r of svc.results) {
     if (ok.includes(r)) continue;
-    const why = r.error ?? (r.status !== 200 ? `HTTP ${r.status}` : r.closeAt === null ? 'no close' : r.done?.state !== 'done' ? `done.state ${r.done?.state}` : 'text differs');
+    const why =
+      r.error ??
+      (r.status !== 200
+        ? `HTTP ${r.status}`
+        : r.closeAt === null
+          ? 'no close'
+          : r.done?.state !== 'done'
+            ? `done.state ${r.done?.state}`
+            : 'text differs');
     failures[why.slice(0, 120)] = (failures[why.slice(0, 120)] ?? 0) + 1;
   }
 
@@ -75,7 +98,15 @@ export async function run(ctx) {
   const dir = await hold(
     ctx,
     fake.pid,
-    () => readStream(fake.url + request.path, { method: 'POST', body: request.body, agent: freshAgent, isContent: openAiDelta, isClose: openAiDone, keepEvents: false }),
+    () =>
+      readStream(fake.url + request.path, {
+        method: 'POST',
+        body: request.body,
+        agent: freshAgent,
+        isContent: openAiDelta,
+        isClose: openAiDone,
+        keepEvents: false,
+      }),
     count,
     Math.min(holdMs, 8000),
   );

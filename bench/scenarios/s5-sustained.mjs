@@ -70,7 +70,8 @@ export async function run(ctx) {
       turns_per_s: rate,
       latency_ms: s,
       server_cpu_ms_per_turn: cpuPerTurn,
-      postgres_cpu_ms_per_turn: ctx.database === 'postgres' ? round(((other1.postgres - other0.postgres) * 1000) / turns, 2) : null,
+      postgres_cpu_ms_per_turn:
+        ctx.database === 'postgres' ? round(((other1.postgres - other0.postgres) * 1000) / turns, 2) : null,
       machine_cpu_ms_per_turn: round(((other1.machineBusy - other0.machineBusy) * 1000) / turns, 2),
       server_cpu_utilisation: round((cpu1 - cpu0) / svc.result.duration, 2),
       provider_calls: stats.count,

@@ -28,7 +28,10 @@ export async function run(ctx) {
     const cpu0 = cpuSeconds(server.pid);
     for (let i = 0; i < reps[n] + 2; i++) {
       const r = await timedJson(url, { method: 'PUT', headers: setup.authHeader, body });
-      check(r.status === 200 && r.body.nodes?.length === n, `PUT graph (${n}) → ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+      check(
+        r.status === 200 && r.body.nodes?.length === n,
+        `PUT graph (${n}) → ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`,
+      );
       if (i >= 2) put.push(r.ms);
     }
     const cpu1 = cpuSeconds(server.pid);

@@ -24,7 +24,10 @@ async function panePoint(page) {
     const r = pane.getBoundingClientRect();
     for (let fy = 0.5; fy < 0.95; fy += 0.07) {
       for (let fx = 0.5; fx < 0.95; fx += 0.05) {
-        for (const [x, y] of [[r.left + r.width * fx, r.top + r.height * fy], [r.left + r.width * (1 - fx), r.top + r.height * (1 - fy)]]) {
+        for (const [x, y] of [
+          [r.left + r.width * fx, r.top + r.height * fy],
+          [r.left + r.width * (1 - fx), r.top + r.height * (1 - fy)],
+        ]) {
           const el = document.elementFromPoint(x, y);
           if (el && el.classList.contains('react-flow__pane')) return { x, y };
         }
@@ -45,7 +48,10 @@ async function openOnce(browser, base, packId, profileTo = null) {
   try {
     await page.goto(base + '/studio/login');
     await page.getByLabel(/username/i).fill(ADMIN.username);
-    await page.getByLabel(/password/i).first().fill(ADMIN.password);
+    await page
+      .getByLabel(/password/i)
+      .first()
+      .fill(ADMIN.password);
     await page.getByRole('button', { name: /log in|sign in/i }).click();
     await page.waitForURL((u) => !u.pathname.startsWith('/studio/login'));
     await page.waitForLoadState('networkidle');
@@ -102,7 +108,11 @@ async function openOnce(browser, base, packId, profileTo = null) {
         end: Math.round(r.responseEnd),
         bytes: r.encodedBodySize,
       }));
-      return { domContentLoaded: Math.round(nav?.domContentLoadedEventEnd ?? 0), load: Math.round(nav?.loadEventEnd ?? 0), resources: res };
+      return {
+        domContentLoaded: Math.round(nav?.domContentLoadedEventEnd ?? 0),
+        load: Math.round(nav?.loadEventEnd ?? 0),
+        resources: res,
+      };
     });
 
     // a 1-second pan: pointer moves as fast as CDP delivers them, frames timed in the page
@@ -148,14 +158,26 @@ export async function run(ctx) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const runs = [];
   try {
     const count = quick ? 2 : 5;
     // BENCH_STUDIO_PROF=1: a CPU profile of the page from navigation to interactive (last run)
-    const profileTo = process.env.BENCH_STUDIO_PROF === '1' ? join(tmpdir(), `aws-bench-studio-${ctx.database}-${Date.now()}.cpuprofile`) : null;
-    for (let i = 0; i < count; i++) runs.push(await openOnce(browser, server.url, pack.id, i === count - 1 ? profileTo : null));
+    const profileTo =
+      process.env.BENCH_STUDIO_PROF === '1'
+        ? join(tmpdir(), `aws-bench-studio-${ctx.database}-${Date.now()}.cpuprofile`)
+        : null;
+    for (let i = 0; i < count; i++)
+      runs.push(await openOnce(browser, server.url, pack.id, i === count - 1 ? profileTo : null));
     if (profileTo) ctx.log(`studio CPU profile: ${profileTo}`);
   } finally {
     await browser.close();
@@ -163,7 +185,11 @@ export async function run(ctx) {
   const measured = runs.slice(1); // the first run warms the server and the OS file cache
   const tti = summary(measured.map((r) => r.ttiMs));
   const frames = summary(measured.flatMap((r) => r.frames));
-  const p95 = round(measured.flatMap((r) => r.frames).sort((a, b) => a - b)[Math.ceil(0.95 * measured.flatMap((r) => r.frames).length) - 1]);
+  const p95 = round(
+    measured.flatMap((r) => r.frames).sort((a, b) => a - b)[
+      Math.ceil(0.95 * measured.flatMap((r) => r.frames).length) - 1
+    ],
+  );
   return entry(ctx, id, {
     title,
     median_ms: tti.p50,

@@ -49,7 +49,10 @@ export class AppModule {
               // only demo turns count: a project stream or a resume on /agent/stream is not a demo request
               skipIf: (ctx) => {
                 const req = ctx.switchToHttp().getRequest<Request>();
-                return req.path === '/agent/stream' && !!(req.query.project_slug || req.query.last_event_id || req.headers['last-event-id']);
+                return (
+                  req.path === '/agent/stream' &&
+                  !!(req.query.project_slug || req.query.last_event_id || req.headers['last-event-id'])
+                );
               },
             },
           ],
@@ -58,7 +61,11 @@ export class AppModule {
         HealthModule,
         ...FEATURE_MODULES,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, AppLogger, { provide: EmbeddedDatabaseLifecycle, useValue: new EmbeddedDatabaseLifecycle(db) }],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        AppLogger,
+        { provide: EmbeddedDatabaseLifecycle, useValue: new EmbeddedDatabaseLifecycle(db) },
+      ],
       exports: [APP_CONFIG],
     };
   }

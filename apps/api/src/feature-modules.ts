@@ -7,4 +7,12 @@ import { RuntimeModule } from './modules/runtime/runtime.module';
 import { SkillsModule } from './modules/skills/skills.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
 
-export const FEATURE_MODULES = [ModelsModule, SkillsModule, AgentsModule, WorkflowsModule, ProjectsModule, RuntimeModule, ChatModule];
+export const FEATURE_MODULES = [
+  ModelsModule,
+  SkillsModule,
+  AgentsModule,
+  WorkflowsModule,
+  ProjectsModule,
+  RuntimeModule,
+  ChatModule,
+];

@@ -14,7 +14,9 @@ async function main() {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       setTimeout(() => {
-        process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), msg: `shutdown deadline (${config.shutdownDeadlineMs} ms) reached; exiting` })}\n`);
+        process.stderr.write(
+          `${JSON.stringify({ level: 50, time: Date.now(), msg: `shutdown deadline (${config.shutdownDeadlineMs} ms) reached; exiting` })}\n`,
+        );
         process.exit(1);
       }, config.shutdownDeadlineMs).unref();
     });
@@ -22,7 +24,9 @@ async function main() {
   await app.listen(config.port, config.host);
   const url = `http://localhost:${config.port}`;
   // One human line on stdout besides the JSON logs: where to go next.
-  process.stdout.write(`\nAgentic Workflow Service is up: ${url}/studio  (API docs ${url}/docs, health ${url}/health)\n\n`);
+  process.stdout.write(
+    `\nAgentic Workflow Service is up: ${url}/studio  (API docs ${url}/docs, health ${url}/health)\n\n`,
+  );
 }
 
 main().catch((err) => {

@@ -47,10 +47,20 @@ describe('/agent/workflows', () => {
       `INSERT INTO workflows (owner_id, is_system, name, slug, domain, stages) VALUES (NULL, true, 'Agent test pack', 'agent-test-pack', 'agent-test', ARRAY['scope','build','verify']) RETURNING id`,
     );
     sysId = Number(row.id);
-    const m = await a.post('/studio/api/workflows', { name: 'Mine', slug: 'mine', domain: 'agent-test', stages: ['draft', 'final'] });
+    const m = await a.post('/studio/api/workflows', {
+      name: 'Mine',
+      slug: 'mine',
+      domain: 'agent-test',
+      stages: ['draft', 'final'],
+    });
     assert.equal(m.status, 201, m.text);
     mine = m.body;
-    const o = await b.post('/studio/api/workflows', { name: 'Bobs', slug: 'bobs', domain: 'agent-test', stages: ['one'] });
+    const o = await b.post('/studio/api/workflows', {
+      name: 'Bobs',
+      slug: 'bobs',
+      domain: 'agent-test',
+      stages: ['one'],
+    });
     assert.equal(o.status, 201, o.text);
     bobs = o.body;
   });
@@ -64,21 +74,41 @@ describe('/agent/workflows', () => {
       assert.ok(r.body.workflows.every((w: PackItem) => w.is_system));
       assert.ok(!slugs(r).includes('mine') && !slugs(r).includes('bobs'));
       const item = r.body.workflows.find((w: PackItem) => w.pack_id === sysId);
-      assert.deepEqual(item, { id: 'agent-test-pack', pack_id: sysId, slug: 'agent-test-pack', name: 'Agent test pack', domain: 'agent-test', stages: STAGES, is_system: true });
+      assert.deepEqual(item, {
+        id: 'agent-test-pack',
+        pack_id: sysId,
+        slug: 'agent-test-pack',
+        name: 'Agent test pack',
+        domain: 'agent-test',
+        stages: STAGES,
+        is_system: true,
+      });
     });
 
-    test('logged in: system + own, never another user\'s', async () => {
+    test("logged in: system + own, never another user's", async () => {
       const ra = await a.get('/agent/workflows');
       assert.ok(slugs(ra).includes('agent-test-pack'));
       assert.ok(slugs(ra).includes('mine'));
       assert.ok(!slugs(ra).includes('bobs'));
       const own = ra.body.workflows.find((w: PackItem) => w.slug === 'mine');
-      assert.deepEqual(own, { id: 'mine', pack_id: mine.id, slug: 'mine', name: 'Mine', domain: 'agent-test', stages: ['draft', 'final'], is_system: false });
+      assert.deepEqual(own, {
+        id: 'mine',
+        pack_id: mine.id,
+        slug: 'mine',
+        name: 'Mine',
+        domain: 'agent-test',
+        stages: ['draft', 'final'],
+        is_system: false,
+      });
       const rb = await b.get('/agent/workflows');
       assert.ok(slugs(rb).includes('bobs') && slugs(rb).includes('agent-test-pack'));
       assert.ok(!slugs(rb).includes('mine'));
       const systemOnly = (await anon.get('/agent/workflows')).body.workflows;
-      assert.deepEqual(ra.body.workflows.filter((w: PackItem) => w.is_system), systemOnly, 'the same system packs for everyone');
+      assert.deepEqual(
+        ra.body.workflows.filter((w: PackItem) => w.is_system),
+        systemOnly,
+        'the same system packs for everyone',
+      );
     });
 
     test('the three lists are equal', async () => {
@@ -94,7 +124,15 @@ describe('/agent/workflows', () => {
     test('PUT binds pack and stage, creating the project (name = slug); GET returns the same state', async () => {
       const r = await a.put('/agent/workflows/beta', { domain: 'agent-test', stage: 'build', pack_id: sysId });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body, { project_slug: 'beta', domain: 'agent-test', stage: 'build', pack_id: sysId, stages: STAGES, awaiting_gate: null, running_run_id: null });
+      assert.deepEqual(r.body, {
+        project_slug: 'beta',
+        domain: 'agent-test',
+        stage: 'build',
+        pack_id: sysId,
+        stages: STAGES,
+        awaiting_gate: null,
+        running_run_id: null,
+      });
       const g = await a.get('/agent/workflows/beta');
       assert.equal(g.status, 200);
       assert.deepEqual(g.body, r.body);
@@ -105,12 +143,32 @@ describe('/agent/workflows', () => {
 
     test('PUT rebinds an existing project: another stage, another (own) pack', async () => {
       await a.post('/studio/api/projects', { slug: 'existing', name: 'Existing project' });
-      assert.deepEqual((await a.get('/agent/workflows/existing')).body, { project_slug: 'existing', domain: null, stage: null, pack_id: null, stages: [], awaiting_gate: null, running_run_id: null });
+      assert.deepEqual((await a.get('/agent/workflows/existing')).body, {
+        project_slug: 'existing',
+        domain: null,
+        stage: null,
+        pack_id: null,
+        stages: [],
+        awaiting_gate: null,
+        running_run_id: null,
+      });
       const s1 = await a.put('/agent/workflows/existing', { domain: 'agent-test', stage: 'verify', pack_id: sysId });
       assert.equal(s1.body.stage, 'verify');
       const s2 = await a.put('/agent/workflows/existing', { domain: 'agent-test', stage: 'final', pack_id: mine.id });
-      assert.deepEqual(s2.body, { project_slug: 'existing', domain: 'agent-test', stage: 'final', pack_id: mine.id, stages: ['draft', 'final'], awaiting_gate: null, running_run_id: null });
-      assert.equal((await a.get('/studio/api/projects/existing')).body.name, 'Existing project', 'binding keeps the name');
+      assert.deepEqual(s2.body, {
+        project_slug: 'existing',
+        domain: 'agent-test',
+        stage: 'final',
+        pack_id: mine.id,
+        stages: ['draft', 'final'],
+        awaiting_gate: null,
+        running_run_id: null,
+      });
+      assert.equal(
+        (await a.get('/studio/api/projects/existing')).body.name,
+        'Existing project',
+        'binding keeps the name',
+      );
     });
 
     test('rebinding clears awaiting_gate (even to the same stage)', async () => {
@@ -164,8 +222,14 @@ describe('/agent/workflows', () => {
       assert.equal((await a.get('/agent/workflows/unknown-project')).status, 404);
       assert.equal((await a.get('/agent/workflows/Not_A_Slug')).status, 404);
       assert.equal((await anon.get('/agent/workflows/beta')).status, 401);
-      assert.equal((await anon.put('/agent/workflows/beta', { domain: 'agent-test', stage: 'build', pack_id: sysId })).status, 401);
-      assert.equal((await anon.put('/agent/workflows/anon-new', { domain: 'agent-test', stage: 'build', pack_id: sysId })).status, 401);
+      assert.equal(
+        (await anon.put('/agent/workflows/beta', { domain: 'agent-test', stage: 'build', pack_id: sysId })).status,
+        401,
+      );
+      assert.equal(
+        (await anon.put('/agent/workflows/anon-new', { domain: 'agent-test', stage: 'build', pack_id: sysId })).status,
+        401,
+      );
       assert.equal(Number((await ds.query(`SELECT count(*)::int AS n FROM projects WHERE slug = 'anon-new'`))[0].n), 0);
     });
   });
@@ -183,18 +247,32 @@ describe('/agent/workflows', () => {
       assert.equal(new Set(all.map((p) => p.id)).size, 1);
       assert.equal(all[0].pack_id, null);
       assert.equal(all[0].name, 'chat-new');
-      await assert.rejects(projects.ensureProject(alice, 'chat-new', { stage: 'build' }), (e: { errors: Array<{ field: string }> }) => e.errors[0].field === 'pack_id');
-      await assert.rejects(projects.ensureProject(alice, 'Bad Slug'), (e: { status: number; errors: Array<{ field: string }> }) => e.status === 400 && e.errors[0].field === 'project_slug');
+      await assert.rejects(
+        projects.ensureProject(alice, 'chat-new', { stage: 'build' }),
+        (e: { errors: Array<{ field: string }> }) => e.errors[0].field === 'pack_id',
+      );
+      await assert.rejects(
+        projects.ensureProject(alice, 'Bad Slug'),
+        (e: { status: number; errors: Array<{ field: string }> }) =>
+          e.status === 400 && e.errors[0].field === 'project_slug',
+      );
     });
 
     test('a pack alone binds at its first stage; the current stage is kept while the pack stays', async () => {
       const p = await projects.ensureProject(alice, 'chat-pack', { pack_id: sysId });
       assert.equal(p.stage, 'scope');
       assert.equal(p.domain, 'agent-test');
-      await projects.saveState(p.id, { stage: 'verify', awaiting_gate: { node_key: 'g', stage: 'verify', next_stage: null } });
+      await projects.saveState(p.id, {
+        stage: 'verify',
+        awaiting_gate: { node_key: 'g', stage: 'verify', next_stage: null },
+      });
       const same = await projects.ensureProject(alice, 'chat-pack', { pack_id: sysId, domain: 'agent-test' });
       assert.equal(same.stage, 'verify');
-      assert.deepEqual(same.awaiting_gate, { node_key: 'g', stage: 'verify', next_stage: null }, 'an unchanged binding keeps the gate');
+      assert.deepEqual(
+        same.awaiting_gate,
+        { node_key: 'g', stage: 'verify', next_stage: null },
+        'an unchanged binding keeps the gate',
+      );
       const moved = await projects.ensureProject(alice, 'chat-pack', { stage: 'build' });
       assert.equal(moved.stage, 'build');
       assert.equal(moved.awaiting_gate, null, 'a changed binding clears the gate');
@@ -205,16 +283,27 @@ describe('/agent/workflows', () => {
     test('a domain alone picks the visible pack of that domain, system packs first', async () => {
       const p = await projects.ensureProject(alice, 'chat-domain', { domain: 'agent-test' });
       assert.equal(p.pack_id, sysId);
-      await assert.rejects(projects.ensureProject(alice, 'chat-domain2', { domain: 'no-such-domain' }), (e: { errors: Array<{ field: string }> }) => e.errors[0].field === 'domain');
+      await assert.rejects(
+        projects.ensureProject(alice, 'chat-domain2', { domain: 'no-such-domain' }),
+        (e: { errors: Array<{ field: string }> }) => e.errors[0].field === 'domain',
+      );
       const bob = await me(b);
       const bp = await projects.ensureProject(bob, 'chat-domain', { domain: 'agent-test', stage: 'scope' });
       assert.equal(bp.pack_id, sysId);
       assert.notEqual(bp.id, p.id, "each user's slug is their own project");
     });
 
-    test('stateOf reports the bound pack\'s stages', async () => {
+    test("stateOf reports the bound pack's stages", async () => {
       const p = await projects.findOwned(alice, 'chat-domain');
-      assert.deepEqual(await projects.stateOf(p), { project_slug: 'chat-domain', domain: 'agent-test', stage: 'scope', pack_id: sysId, stages: STAGES, awaiting_gate: null, running_run_id: null });
+      assert.deepEqual(await projects.stateOf(p), {
+        project_slug: 'chat-domain',
+        domain: 'agent-test',
+        stage: 'scope',
+        pack_id: sysId,
+        stages: STAGES,
+        awaiting_gate: null,
+        running_run_id: null,
+      });
       await assert.rejects(projects.findOwned(await me(b), 'chat-pack'), (e: { status: number }) => e.status === 404);
     });
   });

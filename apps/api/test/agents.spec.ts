@@ -15,7 +15,20 @@ import { Client, newUser, type Res } from './support/http';
 
 const API = '/studio/api/agents';
 const KEY = 'sk-agent-test-secret-key-5555';
-const RECORD_KEYS = ['created_at', 'id', 'is_system', 'max_iterations', 'model_id', 'name', 'owner_id', 'role', 'skill_ids', 'system_prompt', 'tool_allowlist', 'updated_at'];
+const RECORD_KEYS = [
+  'created_at',
+  'id',
+  'is_system',
+  'max_iterations',
+  'model_id',
+  'name',
+  'owner_id',
+  'role',
+  'skill_ids',
+  'system_prompt',
+  'tool_allowlist',
+  'updated_at',
+];
 
 const fields = (r: Res) => (r.body?.errors ?? []).map((e: { field: string }) => e.field);
 function expectStatus(r: Res, status: number, what = '') {
@@ -48,15 +61,25 @@ describe('agents', () => {
 
   const count = async () => Number((await ds.query('SELECT count(*)::int AS n FROM agents'))[0].n);
   const model = async (c: Client, extra: Record<string, unknown> = {}) =>
-    (await c.post('/studio/api/models', { label: 'M', provider: 'vendor_a', model_id: 'gpt-x', ...extra })).body as { id: number };
-  const skill = async (c: Client, extra: Record<string, unknown> = {}) => (await c.post('/studio/api/skills', { name: 'S', ...extra })).body as { id: number };
+    (await c.post('/studio/api/models', { label: 'M', provider: 'vendor_a', model_id: 'gpt-x', ...extra })).body as {
+      id: number;
+    };
+  const skill = async (c: Client, extra: Record<string, unknown> = {}) =>
+    (await c.post('/studio/api/skills', { name: 'S', ...extra })).body as { id: number };
 
   test('create, get, list, partial update and delete', async () => {
     const bare = await a.post(API, { name: 'Bare' });
     expectStatus(bare, 201);
     assert.deepEqual(Object.keys(bare.body).sort(), RECORD_KEYS);
     assert.deepEqual(
-      { role: bare.body.role, system_prompt: bare.body.system_prompt, model_id: bare.body.model_id, skill_ids: bare.body.skill_ids, tool_allowlist: bare.body.tool_allowlist, max_iterations: bare.body.max_iterations },
+      {
+        role: bare.body.role,
+        system_prompt: bare.body.system_prompt,
+        model_id: bare.body.model_id,
+        skill_ids: bare.body.skill_ids,
+        tool_allowlist: bare.body.tool_allowlist,
+        max_iterations: bare.body.max_iterations,
+      },
       { role: '', system_prompt: '', model_id: null, skill_ids: [], tool_allowlist: [], max_iterations: 8 },
       'defaults: no model = the server default, 8 iterations',
     );
@@ -133,7 +156,13 @@ describe('agents', () => {
     assert.equal(await count(), before, 'nothing was created');
 
     const s = await skill(a);
-    const max = await a.post(API, { name: 'n'.repeat(200), role: 'r'.repeat(200), system_prompt: 'p'.repeat(65536), max_iterations: 1, skill_ids: new Array(64).fill(s.id) });
+    const max = await a.post(API, {
+      name: 'n'.repeat(200),
+      role: 'r'.repeat(200),
+      system_prompt: 'p'.repeat(65536),
+      max_iterations: 1,
+      skill_ids: new Array(64).fill(s.id),
+    });
     expectStatus(max, 201, 'the limits themselves are accepted');
     assert.deepEqual(max.body.skill_ids, [s.id]);
 
@@ -154,7 +183,14 @@ describe('agents', () => {
   test('server-owned and unknown fields are 400 and change nothing', async () => {
     const ag = await a.post(API, { name: 'Mine' });
     const before = await count();
-    for (const extra of [{ id: 999 }, { owner_id: 1 }, { is_system: true }, { created_at: '2020-01-01T00:00:00Z' }, { updated_at: '2020-01-01T00:00:00Z' }, { model: {} }] as Array<Record<string, unknown>>) {
+    for (const extra of [
+      { id: 999 },
+      { owner_id: 1 },
+      { is_system: true },
+      { created_at: '2020-01-01T00:00:00Z' },
+      { updated_at: '2020-01-01T00:00:00Z' },
+      { model: {} },
+    ] as Array<Record<string, unknown>>) {
       const field = Object.keys(extra)[0];
       expect400(await a.put(`${API}/${ag.body.id}`, { name: 'Hacked', ...extra }), field, `PUT ${field}`);
       expect400(await a.post(API, { name: 'New', ...extra }), field, `POST ${field}`);
@@ -168,7 +204,12 @@ describe('agents', () => {
     const s = await skill(a, { prompt_md: 'alice-only' });
     const ag = await a.post(API, { name: 'Alice agent', model_id: m.id, skill_ids: [s.id] });
     const id = ag.body.id;
-    for (const r of [await b.get(`${API}/${id}`), await b.put(`${API}/${id}`, { name: 'mine now' }), await b.put(`${API}/${id}`, {}), await b.delete(`${API}/${id}`)]) {
+    for (const r of [
+      await b.get(`${API}/${id}`),
+      await b.put(`${API}/${id}`, { name: 'mine now' }),
+      await b.put(`${API}/${id}`, {}),
+      await b.delete(`${API}/${id}`),
+    ]) {
       expectStatus(r, 404);
       assert.ok(!r.text.includes('Alice agent'));
     }
@@ -185,7 +226,10 @@ describe('agents', () => {
     const bobView = await b.get(`${API}/${own.body.id}`);
     assert.equal(bobView.body.model_id, null);
     assert.deepEqual(bobView.body.skill_ids, []);
-    for (const r of [await b.post(API, { name: 'x', model_id: m.id }), await b.post(API, { name: 'x', skill_ids: [s.id] })]) {
+    for (const r of [
+      await b.post(API, { name: 'x', model_id: m.id }),
+      await b.post(API, { name: 'x', skill_ids: [s.id] }),
+    ]) {
       assert.ok(!r.text.includes(KEY) && !r.text.includes('alice-only'));
     }
     // a PUT to Alice's agent with a valid body is 404 before anything is checked
@@ -193,16 +237,32 @@ describe('agents', () => {
   });
 
   test('system agents: both users read them; PUT and DELETE are 403 "clone it"; system models and skills are usable', async () => {
-    const sysModel = await ds.getRepository(Model).save({ label: 'Sys model', provider: 'vendor_a', model_id: 'm', owner_id: null, is_system: true } as Model);
-    const sysSkill = await ds.getRepository(Skill).save({ name: 'Sys skill', owner_id: null, is_system: true } as Skill);
-    const sys = await ds.getRepository(Agent).save({ name: 'Sys agent', owner_id: null, is_system: true, model_id: sysModel.id, skill_ids: [sysSkill.id] } as Agent);
+    const sysModel = await ds
+      .getRepository(Model)
+      .save({ label: 'Sys model', provider: 'vendor_a', model_id: 'm', owner_id: null, is_system: true } as Model);
+    const sysSkill = await ds
+      .getRepository(Skill)
+      .save({ name: 'Sys skill', owner_id: null, is_system: true } as Skill);
+    const sys = await ds
+      .getRepository(Agent)
+      .save({
+        name: 'Sys agent',
+        owner_id: null,
+        is_system: true,
+        model_id: sysModel.id,
+        skill_ids: [sysSkill.id],
+      } as Agent);
     for (const c of [a, b]) {
       const g = await c.get(`${API}/${sys.id}`);
       expectStatus(g, 200);
       assert.equal(g.body.is_system, true);
       assert.equal(g.body.owner_id, null);
       assert.ok((await c.get(API)).body.some((x: { id: number }) => x.id === sys.id));
-      for (const r of [await c.put(`${API}/${sys.id}`, { name: 'x' }), await c.put(`${API}/${sys.id}`, {}), await c.delete(`${API}/${sys.id}`)]) {
+      for (const r of [
+        await c.put(`${API}/${sys.id}`, { name: 'x' }),
+        await c.put(`${API}/${sys.id}`, {}),
+        await c.delete(`${API}/${sys.id}`),
+      ]) {
         expectStatus(r, 403);
         assert.match(r.body.detail, /clone/i);
       }
@@ -218,7 +278,15 @@ describe('agents', () => {
     const ag = await a.post(API, { name: 'Drafter' });
     const wf = await a.post('/studio/api/workflows', { name: 'My pack' });
     expectStatus(wf, 201);
-    const node = (key: string, stage: string) => ({ node_key: key, type: 'agent', agent_id: ag.body.id, stage_label: stage, config: {}, position_x: 0, position_y: 0 });
+    const node = (key: string, stage: string) => ({
+      node_key: key,
+      type: 'agent',
+      agent_id: ag.body.id,
+      stage_label: stage,
+      config: {},
+      position_x: 0,
+      position_y: 0,
+    });
     const saved = await a.put(`/studio/api/workflows/${wf.body.id}/graph`, {
       nodes: [node('draft', 'discover'), node('polish', 'design')],
       edges: [
@@ -229,7 +297,10 @@ describe('agents', () => {
     expectStatus(saved, 200);
     const del = await a.delete(`${API}/${ag.body.id}`);
     expectStatus(del, 409);
-    assert.equal(del.body.detail, `Agent ${ag.body.id} is used by workflows: My pack (${wf.body.id}) node draft, My pack (${wf.body.id}) node polish.`);
+    assert.equal(
+      del.body.detail,
+      `Agent ${ag.body.id} is used by workflows: My pack (${wf.body.id}) node draft, My pack (${wf.body.id}) node polish.`,
+    );
     expectStatus(await a.get(`${API}/${ag.body.id}`), 200, 'still there');
     expectStatus(await a.put(`/studio/api/workflows/${wf.body.id}/graph`, { nodes: [], edges: [] }), 200);
     expectStatus(await a.delete(`${API}/${ag.body.id}`), 204);
@@ -237,7 +308,10 @@ describe('agents', () => {
 
   test('concurrent skill/model deletes and agent saves never leave a dangling reference', async () => {
     const pairs = await Promise.all(
-      Array.from({ length: 8 }, async (_, i) => ({ s: await skill(b, { name: `race ${i}` }), m: await model(b, { label: `race ${i}` }) })),
+      Array.from({ length: 8 }, async (_, i) => ({
+        s: await skill(b, { name: `race ${i}` }),
+        m: await model(b, { label: `race ${i}` }),
+      })),
     );
     const results = await Promise.all(
       pairs.flatMap(({ s, m }) => [
@@ -256,10 +330,22 @@ describe('agents', () => {
   test('resolveForRuntime: skill prompts in order, union of tools, the model with its key; null when not visible', async () => {
     const agents = t.created.app.get(AgentsService);
     const m = await model(a, { api_key: KEY, temperature: 0.5, max_tokens: 256 });
-    const s1 = await skill(a, { name: 'one', prompt_md: 'first prompt', tool_allowlist: ['read_file', 'search_files'] });
+    const s1 = await skill(a, {
+      name: 'one',
+      prompt_md: 'first prompt',
+      tool_allowlist: ['read_file', 'search_files'],
+    });
     const s2 = await skill(a, { name: 'two', prompt_md: 'second prompt', tool_allowlist: ['write_file'] });
     const empty = await skill(a, { name: 'empty' });
-    const ag = await a.post(API, { name: 'R', role: 'role', system_prompt: 'sys', model_id: m.id, skill_ids: [s2.id, empty.id, s1.id], tool_allowlist: ['write_file', 'list_files'], max_iterations: 3 });
+    const ag = await a.post(API, {
+      name: 'R',
+      role: 'role',
+      system_prompt: 'sys',
+      model_id: m.id,
+      skill_ids: [s2.id, empty.id, s1.id],
+      tool_allowlist: ['write_file', 'list_files'],
+      max_iterations: 3,
+    });
     const r = await agents.resolveForRuntime(userA, ag.body.id);
     assert.deepEqual(r, {
       id: ag.body.id,
@@ -269,7 +355,14 @@ describe('agents', () => {
       skill_prompts: ['second prompt', 'first prompt'],
       tools: ['write_file', 'list_files', 'read_file', 'search_files'],
       max_iterations: 3,
-      model: { provider: 'vendor_a', model_id: 'gpt-x', api_base: null, api_key: KEY, temperature: 0.5, max_tokens: 256 },
+      model: {
+        provider: 'vendor_a',
+        model_id: 'gpt-x',
+        api_base: null,
+        api_key: KEY,
+        temperature: 0.5,
+        max_tokens: 256,
+      },
     });
     const plain = await a.post(API, { name: 'P' });
     assert.equal((await agents.resolveForRuntime(userA, plain.body.id))?.model, null, 'no model = the server default');
@@ -285,8 +378,15 @@ describe('agents', () => {
     const two = await b.post(API, { name: 'second' });
     const three = await b.post(API, { name: 'third' });
     const list = (await b.get(API)).body as Array<{ id: number; owner_id: number | null; created_at: string }>;
-    assert.deepEqual(list.filter((x) => x.owner_id !== null).slice(0, 3).map((x) => x.id), [three.body.id, two.body.id, one.body.id]);
-    for (let i = 1; i < list.length; i++) assert.ok(Date.parse(list[i - 1].created_at) >= Date.parse(list[i].created_at), 'sorted by created_at desc');
+    assert.deepEqual(
+      list
+        .filter((x) => x.owner_id !== null)
+        .slice(0, 3)
+        .map((x) => x.id),
+      [three.body.id, two.body.id, one.body.id],
+    );
+    for (let i = 1; i < list.length; i++)
+      assert.ok(Date.parse(list[i - 1].created_at) >= Date.parse(list[i].created_at), 'sorted by created_at desc');
   });
 
   test('malformed ids are 400, unknown ids 404', async () => {

@@ -4,22 +4,37 @@ import { request as httpRequest } from 'node:http';
 import { Client, newUser } from './support/http';
 
 /** A POST with a Host header of our choosing (fetch always sends the URL's host), as a rebound page's request arrives. */
-function postWithHost(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+function postWithHost(
+  url: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: any }> {
   const u = new URL(url);
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: u.hostname, port: u.port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
-    });
+    const req = httpRequest(
+      {
+        host: u.hostname,
+        port: u.port,
+        path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
-const isProblem = (r: { headers: Headers }) => assert.match(r.headers.get('content-type') ?? '', /^application\/problem\+json/);
+const isProblem = (r: { headers: Headers }) =>
+  assert.match(r.headers.get('content-type') ?? '', /^application\/problem\+json/);
 
 describe('first-run setup', () => {
   let t: TestApp;
@@ -35,7 +50,10 @@ describe('first-run setup', () => {
     assert.deepEqual(before.body, { needed: true });
     const bad = await c.post('/auth/setup', { username: 'owner', password: 'short' });
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body.errors.map((e: { field: string }) => e.field), ['password']);
+    assert.deepEqual(
+      bad.body.errors.map((e: { field: string }) => e.field),
+      ['password'],
+    );
     const r = await c.post('/auth/setup', { username: 'owner', password: 'owner-password' });
     assert.equal(r.status, 201);
     assert.equal(r.body.username, 'owner');
@@ -47,21 +65,36 @@ describe('first-run setup', () => {
     const again = await new Client(t.url).post('/auth/setup', { username: 'other', password: 'other-password' });
     assert.equal(again.status, 409);
     isProblem(again);
-    assert.deepEqual((await new Client(t.url).get('/auth/setup')).body, { needed: false }, 'anyone may ask; the answer is only a boolean');
+    assert.deepEqual(
+      (await new Client(t.url).get('/auth/setup')).body,
+      { needed: false },
+      'anyone may ask; the answer is only a boolean',
+    );
   });
 });
 
 describe('first-run setup and DNS rebinding', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp({ config: { adminUsername: null, adminPassword: null, allowedOrigins: ['https://studio.example.com'] } });
+    t = await startApp({
+      config: { adminUsername: null, adminPassword: null, allowedOrigins: ['https://studio.example.com'] },
+    });
   });
   afterAll(() => t.close());
 
   test('a page under another host name (rebound to this server) cannot create the first user; localhost, IPs and ALLOWED_ORIGINS hosts can', async () => {
     const port = new URL(t.url).port;
-    const rebound = { host: `evil.example:${port}`, origin: `http://evil.example:${port}`, 'sec-fetch-site': 'same-origin' };
-    const r = await postWithHost(t.url, '/auth/setup', { username: 'attacker', password: 'attacker-password' }, rebound);
+    const rebound = {
+      host: `evil.example:${port}`,
+      origin: `http://evil.example:${port}`,
+      'sec-fetch-site': 'same-origin',
+    };
+    const r = await postWithHost(
+      t.url,
+      '/auth/setup',
+      { username: 'attacker', password: 'attacker-password' },
+      rebound,
+    );
     assert.equal(r.status, 403, JSON.stringify(r.body));
     assert.equal(r.body.code, 'origin.untrusted_host');
     assert.deepEqual((await new Client(t.url).get('/auth/setup')).body, { needed: true });
@@ -196,15 +229,28 @@ describe('auth', () => {
 
   test('deleting a user who owns records: 409 naming them, then ?cascade=true deletes them all', async () => {
     const dan = await newUser(t.url, admin, 'dan');
-    const model = await dan.post('/studio/api/models', { label: 'M', provider: 'custom', model_id: 'm-1', api_base: 'http://127.0.0.1:9/v1' });
+    const model = await dan.post('/studio/api/models', {
+      label: 'M',
+      provider: 'custom',
+      model_id: 'm-1',
+      api_base: 'http://127.0.0.1:9/v1',
+    });
     assert.equal(model.status, 201, model.text);
     const agent = await dan.post('/studio/api/agents', { name: 'A', role: 'writer', model_id: model.body.id });
     assert.equal(agent.status, 201, agent.text);
     const pack = await dan.post('/studio/api/workflows', { name: 'Dan pack', domain: 'pdlc' });
-    const g = await dan.put(`/studio/api/workflows/${pack.body.id}/graph`, { nodes: [{ node_key: 'a', type: 'agent', agent_id: agent.body.id, stage_label: 'discover' }], edges: [{ from_node: 'start', to_node: 'a' }] });
+    const g = await dan.put(`/studio/api/workflows/${pack.body.id}/graph`, {
+      nodes: [{ node_key: 'a', type: 'agent', agent_id: agent.body.id, stage_label: 'discover' }],
+      edges: [{ from_node: 'start', to_node: 'a' }],
+    });
     assert.equal(g.status, 200, g.text);
-    assert.equal((await dan.put('/agent/workflows/dans', { domain: 'pdlc', stage: 'discover', pack_id: pack.body.id })).status, 200);
-    const danId = (await admin.get('/studio/api/users')).body.find((u: { username: string }) => u.username === 'dan').id;
+    assert.equal(
+      (await dan.put('/agent/workflows/dans', { domain: 'pdlc', stage: 'discover', pack_id: pack.body.id })).status,
+      200,
+    );
+    const danId = (await admin.get('/studio/api/users')).body.find(
+      (u: { username: string }) => u.username === 'dan',
+    ).id;
 
     const refused = await admin.delete(`/studio/api/users/${danId}`);
     assert.equal(refused.status, 409, refused.text);
@@ -302,7 +348,9 @@ describe('login rate limiting', () => {
   test('too many attempts for one username are 429 with Retry-After', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
-      statuses.push((await new Client(t.url).post('/auth/login', { username: 'target', password: 'guess-' + i })).status);
+      statuses.push(
+        (await new Client(t.url).post('/auth/login', { username: 'target', password: 'guess-' + i })).status,
+      );
     }
     assert.deepEqual(statuses, [401, 401, 401, 429]);
     const r = await new Client(t.url).post('/auth/login', { username: 'target', password: 'again' });
@@ -310,7 +358,10 @@ describe('login rate limiting', () => {
     assert.ok(Number(r.headers.get('retry-after')) >= 1);
     isProblem(r);
     // another username from the same client is not blocked by the per-user limit
-    assert.equal((await new Client(t.url).post('/auth/login', { username: 'someone-else', password: 'x' })).status, 401);
+    assert.equal(
+      (await new Client(t.url).post('/auth/login', { username: 'someone-else', password: 'x' })).status,
+      401,
+    );
   });
 });
 

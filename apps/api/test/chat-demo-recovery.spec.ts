@@ -13,9 +13,21 @@ import { names, readStream, type SseEvent } from './support/sse';
 const TOOLS = ['list_files', 'read_file', 'write_file', 'edit_file', 'search_files'];
 
 async function setupPack(c: Client, fake: FakeLlm, opts: { maxIterations?: number; graph?: 'gate' | 'branch' } = {}) {
-  const model = await c.post('/studio/api/models', { label: 'Fake', provider: 'custom', model_id: 'fake-1', api_base: fake.openaiBase, api_key: 'sk-user-key' });
+  const model = await c.post('/studio/api/models', {
+    label: 'Fake',
+    provider: 'custom',
+    model_id: 'fake-1',
+    api_base: fake.openaiBase,
+    api_key: 'sk-user-key',
+  });
   assert.equal(model.status, 201, model.text);
-  const agent = await c.post('/studio/api/agents', { name: 'Scribe', role: 'writer', model_id: model.body.id, tool_allowlist: TOOLS, max_iterations: opts.maxIterations ?? 8 });
+  const agent = await c.post('/studio/api/agents', {
+    name: 'Scribe',
+    role: 'writer',
+    model_id: model.body.id,
+    tool_allowlist: TOOLS,
+    max_iterations: opts.maxIterations ?? 8,
+  });
   assert.equal(agent.status, 201, agent.text);
   const pack = await c.post('/studio/api/workflows', { name: `Pack ${Math.random()}`, domain: 'pdlc' });
   const id = agent.body.id;
@@ -37,7 +49,13 @@ async function setupPack(c: Client, fake: FakeLlm, opts: { maxIterations?: numbe
         }
       : {
           nodes: [
-            { node_key: 'write', type: 'agent', agent_id: id, stage_label: 'discover', config: { artifact: 'docs/out.md' } },
+            {
+              node_key: 'write',
+              type: 'agent',
+              agent_id: id,
+              stage_label: 'discover',
+              config: { artifact: 'docs/out.md' },
+            },
             { node_key: 'gate1', type: 'gate', stage_label: 'discover' },
             { node_key: 'design', type: 'agent', agent_id: id, stage_label: 'design' },
           ],
@@ -79,8 +97,17 @@ describe('demo', () => {
     assert.equal(r.body.stage, 'discover');
     assert.match(r.body.reply, /No language model is configured/);
     assert.ok(r.body.tool_calls.some((x: { name: string; ok: boolean }) => x.name === 'list_files' && x.ok));
-    assert.ok(!r.body.tool_calls.some((x: { name: string }) => x.name === 'write_file'), 'no writing tools on a read-only workspace');
-    for (const extra of [{ agent_id: 1 }, { system_prompt: 'obey me' }, { model: 'x' }, { graph: {} }, { project_slug: 'x' }]) {
+    assert.ok(
+      !r.body.tool_calls.some((x: { name: string }) => x.name === 'write_file'),
+      'no writing tools on a read-only workspace',
+    );
+    for (const extra of [
+      { agent_id: 1 },
+      { system_prompt: 'obey me' },
+      { model: 'x' },
+      { graph: {} },
+      { project_slug: 'x' },
+    ]) {
       assert.equal((await c.post('/agent/demo', { message: 'x', ...extra })).status, 400, JSON.stringify(extra));
     }
   });
@@ -105,7 +132,11 @@ describe('demo', () => {
     assert.equal(limited.status, 429, `after ${ok} more: ${limited.text}`);
     assert.ok(ok < 8, 'the limit applies across demo requests');
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
-    assert.equal((await readStream(`${t.url}/agent/stream?message=x`)).status, 429, 'the anonymous stream shares the limit');
+    assert.equal(
+      (await readStream(`${t.url}/agent/stream?message=x`)).status,
+      429,
+      'the anonymous stream shares the limit',
+    );
   });
 
   test('status carries no secrets', async () => {
@@ -147,12 +178,19 @@ describe('limits and failures', () => {
     const open: Array<Promise<unknown>> = [];
     let started = 0;
     for (let i = 0; i < 2; i++) {
-      open.push(readStream(`${t.url}/agent/stream?message=x&project_slug=cap${i}`, { headers: { cookie: a.cookie! }, onEvent: (e) => void (e.event === 'status' && started++) }));
+      open.push(
+        readStream(`${t.url}/agent/stream?message=x&project_slug=cap${i}`, {
+          headers: { cookie: a.cookie! },
+          onEvent: (e) => void (e.event === 'status' && started++),
+        }),
+      );
     }
     for (const end = Date.now() + 30_000; started < 2; await new Promise((r) => setTimeout(r, 20))) {
       if (Date.now() > end) throw new Error('the two streams did not start within 30 s');
     }
-    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=cap2`, { headers: { cookie: a.cookie! } });
+    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=cap2`, {
+      headers: { cookie: a.cookie! },
+    });
     assert.equal(third.status, 429);
     await Promise.all(open);
   });
@@ -162,14 +200,25 @@ describe('limits and failures', () => {
     fake.enqueue({ tokens: 30, tokenIntervalMs: 10 }, { tokens: 30, tokenIntervalMs: 10 });
     const runIds: string[] = [];
     for (let i = 0; i < 2; i++) {
-      await readStream(`${t.url}/agent/stream?message=x&project_slug=drop${i}`, { headers: { cookie: a.cookie! }, onEvent: (e) => (e.event === 'status' ? (runIds.push(e.data.run_id), true) : false) });
+      await readStream(`${t.url}/agent/stream?message=x&project_slug=drop${i}`, {
+        headers: { cookie: a.cookie! },
+        onEvent: (e) => (e.event === 'status' ? (runIds.push(e.data.run_id), true) : false),
+      });
     }
     fake.enqueue({ text: 'third' });
-    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=drop2`, { headers: { cookie: a.cookie! } });
+    const third = await readStream(`${t.url}/agent/stream?message=x&project_slug=drop2`, {
+      headers: { cookie: a.cookie! },
+    });
     assert.equal(third.status, 200, 'slots were released on disconnect');
     for (const id of runIds) {
-      const replay = await readStream(`${t.url}/agent/stream?last_event_id=${id}:0`, { headers: { cookie: a.cookie! } });
-      assert.equal(replay.events.find((e) => e.event === 'done')!.data.state, 'done', 'the run finished without its client');
+      const replay = await readStream(`${t.url}/agent/stream?last_event_id=${id}:0`, {
+        headers: { cookie: a.cookie! },
+      });
+      assert.equal(
+        replay.events.find((e) => e.event === 'done')!.data.state,
+        'done',
+        'the run finished without its client',
+      );
     }
   });
 
@@ -188,11 +237,21 @@ describe('restart recovery', () => {
     await a.login(ADMIN.username, ADMIN.password);
     const me = (await a.get('/auth/me')).body;
     const ds = first.created.app.get(DataSource);
-    await a.put('/agent/workflows/crashy', { domain: 'pdlc', stage: 'discover', pack_id: (await a.get('/agent/workflows')).body.workflows[0].pack_id });
+    await a.put('/agent/workflows/crashy', {
+      domain: 'pdlc',
+      stage: 'discover',
+      pack_id: (await a.get('/agent/workflows')).body.workflows[0].pack_id,
+    });
     const project = (await a.get('/studio/api/projects/crashy')).body;
     const runId = randomUUID();
-    await ds.query(`INSERT INTO runs (id, owner_id, project_id, mode, state, stage) VALUES ($1, $2, $3, 'stream', 'running', 'discover')`, [runId, me.id, project.id]);
-    await ds.query(`INSERT INTO run_events (run_id, seq, event, data) VALUES ($1, 1, 'status', '{"state":"running"}'), ($1, 2, 'pack', '{}')`, [runId]);
+    await ds.query(
+      `INSERT INTO runs (id, owner_id, project_id, mode, state, stage) VALUES ($1, $2, $3, 'stream', 'running', 'discover')`,
+      [runId, me.id, project.id],
+    );
+    await ds.query(
+      `INSERT INTO run_events (run_id, seq, event, data) VALUES ($1, 1, 'status', '{"state":"running"}'), ($1, 2, 'pack', '{}')`,
+      [runId],
+    );
     await first.stop();
     const second = await startApp({ db });
     try {
@@ -200,7 +259,9 @@ describe('restart recovery', () => {
       c.cookie = a.cookie;
       const rows = await second.created.app.get(DataSource).query('SELECT state FROM runs WHERE id = $1', [runId]);
       assert.equal(rows[0].state, 'interrupted');
-      const s = await readStream(`${second.url}/agent/stream`, { headers: { cookie: c.cookie!, 'last-event-id': `${runId}:1` } });
+      const s = await readStream(`${second.url}/agent/stream`, {
+        headers: { cookie: c.cookie!, 'last-event-id': `${runId}:1` },
+      });
       assert.deepEqual(names(s.events), ['pack', 'error', 'done', 'close']);
       assert.equal(s.events[1].data.code, 'interrupted');
       const h = await c.get('/agent/history/crashy');
@@ -231,7 +292,9 @@ describe('stream heartbeats', () => {
     const { packId } = await setupPack(a, fake);
     await bind(a, 'quiet', packId);
     fake.enqueue({ text: 'late but here', ttftMs: 600 });
-    const s = await readStream(`${t.url}/agent/stream?message=x&project_slug=quiet`, { headers: { cookie: a.cookie! } });
+    const s = await readStream(`${t.url}/agent/stream?message=x&project_slug=quiet`, {
+      headers: { cookie: a.cookie! },
+    });
     assert.ok(s.comments >= 3, `expected keepalive comments while the model was silent, got ${s.comments}`);
     assert.equal(s.events.find((e) => e.event === 'done')!.data.reply, 'late but here');
     assert.equal(s.events.at(-1)!.event, 'close');

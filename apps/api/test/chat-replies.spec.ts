@@ -13,9 +13,21 @@ import { names, readStream } from './support/sse';
 const TOOLS = ['list_files', 'read_file', 'write_file', 'edit_file', 'search_files'];
 
 async function setupPack(c: Client, fake: FakeLlm, opts: { maxIterations?: number; graph?: 'gate' | 'branch' } = {}) {
-  const model = await c.post('/studio/api/models', { label: 'Fake', provider: 'custom', model_id: 'fake-1', api_base: fake.openaiBase, api_key: 'sk-user-key' });
+  const model = await c.post('/studio/api/models', {
+    label: 'Fake',
+    provider: 'custom',
+    model_id: 'fake-1',
+    api_base: fake.openaiBase,
+    api_key: 'sk-user-key',
+  });
   assert.equal(model.status, 201, model.text);
-  const agent = await c.post('/studio/api/agents', { name: 'Scribe', role: 'writer', model_id: model.body.id, tool_allowlist: TOOLS, max_iterations: opts.maxIterations ?? 8 });
+  const agent = await c.post('/studio/api/agents', {
+    name: 'Scribe',
+    role: 'writer',
+    model_id: model.body.id,
+    tool_allowlist: TOOLS,
+    max_iterations: opts.maxIterations ?? 8,
+  });
   assert.equal(agent.status, 201, agent.text);
   const pack = await c.post('/studio/api/workflows', { name: `Pack ${Math.random()}`, domain: 'pdlc' });
   const id = agent.body.id;
@@ -37,7 +49,13 @@ async function setupPack(c: Client, fake: FakeLlm, opts: { maxIterations?: numbe
         }
       : {
           nodes: [
-            { node_key: 'write', type: 'agent', agent_id: id, stage_label: 'discover', config: { artifact: 'docs/out.md' } },
+            {
+              node_key: 'write',
+              type: 'agent',
+              agent_id: id,
+              stage_label: 'discover',
+              config: { artifact: 'docs/out.md' },
+            },
             { node_key: 'gate1', type: 'gate', stage_label: 'discover' },
             { node_key: 'design', type: 'agent', agent_id: id, stage_label: 'design' },
           ],
@@ -64,7 +82,10 @@ describe('chat and stream', () => {
   let b: Client;
   let packId: number;
   const stream = (q: string, c: Client | null = a, extra: Parameters<typeof readStream>[1] = {}) =>
-    readStream(`${t.url}/agent/stream?${q}`, { ...extra, headers: { ...(c?.cookie ? { cookie: c.cookie } : {}), ...extra.headers } });
+    readStream(`${t.url}/agent/stream?${q}`, {
+      ...extra,
+      headers: { ...(c?.cookie ? { cookie: c.cookie } : {}), ...extra.headers },
+    });
 
   beforeAll(async () => {
     fake = await FakeLlm.start();
@@ -100,7 +121,10 @@ describe('chat and stream', () => {
     assert.ok(!err.data.message.includes('sk-user-key'));
     assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
     const failed = (await a.get('/agent/history/fail')).body.messages.at(-1);
-    assert.deepEqual([failed.role, failed.state, failed.error.code, failed.content], ['assistant', 'failed', 'provider_http', '']);
+    assert.deepEqual(
+      [failed.role, failed.state, failed.error.code, failed.content],
+      ['assistant', 'failed', 'provider_http', ''],
+    );
     fake.enqueue({ garbage: true });
     const g = await stream('message=x&project_slug=fail');
     assert.equal(g.events.find((e) => e.event === 'error')!.data.code, 'provider_protocol');
@@ -127,7 +151,13 @@ describe('chat and stream', () => {
     const done = s.events.find((e) => e.event === 'done')!;
     assert.equal(done.data.state, 'done');
     assert.equal(done.data.reply, 'smile \u{1F600} end');
-    assert.equal(s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join(''), 'smile \u{1F600} end');
+    assert.equal(
+      s.events
+        .filter((e) => e.event === 'content')
+        .map((e) => e.data.delta)
+        .join(''),
+      'smile \u{1F600} end',
+    );
     assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
     assert.equal(s.events.filter((e) => e.event === 'done').length, 1);
     const runId = done.id.split(':')[0];
@@ -148,7 +178,10 @@ describe('chat and stream', () => {
     const run = await t.created.app.get(DataSource).query('SELECT state FROM runs WHERE id = $1', [r.body.run_id]);
     assert.equal(run[0].state, 'done');
     const h = await a.get('/agent/history/lone');
-    assert.deepEqual(h.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      h.body.messages.map((m: { role: string }) => m.role),
+      ['user', 'assistant'],
+    );
     assert.equal(h.body.messages[0].content, 'Build x\uFFFDy');
     const replay = await stream('', a, { headers: { 'last-event-id': `${r.body.run_id}:0` } });
     assert.equal(replay.events.at(-1)!.event, 'close');
@@ -160,8 +193,15 @@ describe('chat and stream', () => {
     fake.enqueue({ chunks: ['start ', 'x'.repeat(40_000), 'y'.repeat(3 * 1024 * 1024)] });
     const s = await stream('message=x&project_slug=huge');
     const contents = s.events.filter((e) => e.event === 'content');
-    assert.equal(contents.map((e) => e.data.delta).join(''), 'start ' + 'x'.repeat(40_000), 'the pieces before the cap arrive whole');
-    assert.ok(contents.every((e) => e.data.delta.length <= 16_384), 'no content event above 16 KiB');
+    assert.equal(
+      contents.map((e) => e.data.delta).join(''),
+      'start ' + 'x'.repeat(40_000),
+      'the pieces before the cap arrive whole',
+    );
+    assert.ok(
+      contents.every((e) => e.data.delta.length <= 16_384),
+      'no content event above 16 KiB',
+    );
     assert.equal(s.events.find((e) => e.event === 'error')!.data.code, 'reply_too_large');
     assert.deepEqual(names(s.events).slice(-3), ['workflow', 'done', 'close']);
     assert.equal(s.events.find((e) => e.event === 'done')!.data.state, 'error');
@@ -190,12 +230,20 @@ describe('chat and stream', () => {
   test('path traversal by the model is refused as a tool error and the loop goes on', async () => {
     await bind(a, 'escape', packId);
     fake.enqueue(
-      { tool_calls: [{ name: 'write_file', arguments: { path: '../../etc/evil', content: 'x' } }, { name: 'read_file', arguments: { path: '/etc/passwd' } }] },
+      {
+        tool_calls: [
+          { name: 'write_file', arguments: { path: '../../etc/evil', content: 'x' } },
+          { name: 'read_file', arguments: { path: '/etc/passwd' } },
+        ],
+      },
       { text: 'could not' },
     );
     const s = await stream('message=x&project_slug=escape');
     const results = s.events.filter((e) => e.event === 'tool_result');
-    assert.deepEqual(results.map((e) => e.data.ok), [false, false]);
+    assert.deepEqual(
+      results.map((e) => e.data.ok),
+      [false, false],
+    );
     assert.match(results[0].data.error, /\.\./);
     assert.equal(s.events.find((e) => e.event === 'done')!.data.state, 'done');
     const files = (await a.get('/studio/api/projects/escape/files')).body.map((f: { path: string }) => f.path);
@@ -209,8 +257,15 @@ describe('chat and stream', () => {
     assert.equal((await b.get('/agent/history/sync')).status, 404);
     assert.equal((await b.get('/agent/workflows/sync')).status, 404);
     assert.equal((await new Client(t.url).post('/agent/chat', { message: 'x', project_slug: 'sync' })).status, 401);
-    assert.equal((await a.post('/agent/chat', { message: 'x', project_slug: 'nopack' })).status, 400, 'a project without a pack');
-    assert.equal((await a.post('/agent/chat', { message: 'x'.repeat(32 * 1024 + 1), project_slug: 'sync' })).status, 400);
+    assert.equal(
+      (await a.post('/agent/chat', { message: 'x', project_slug: 'nopack' })).status,
+      400,
+      'a project without a pack',
+    );
+    assert.equal(
+      (await a.post('/agent/chat', { message: 'x'.repeat(32 * 1024 + 1), project_slug: 'sync' })).status,
+      400,
+    );
   });
 
   test('the offline provider end to end on a project (no model, no network)', async () => {
@@ -221,7 +276,10 @@ describe('chat and stream', () => {
     const r = await a.post('/agent/chat', { message: 'Build a todo app', project_slug: 'offline' });
     assert.equal(r.status, 200, r.text);
     assert.match(r.body.reply, /No language model is configured/);
-    assert.deepEqual(r.body.tool_calls.map((c: { name: string }) => c.name), ['list_files', 'read_file', 'write_file']);
+    assert.deepEqual(
+      r.body.tool_calls.map((c: { name: string }) => c.name),
+      ['list_files', 'read_file', 'write_file'],
+    );
     const art = await a.get('/studio/api/projects/offline/files/docs/discovery.md');
     assert.match(art.body.content, /Build a todo app/);
     assert.equal(fake.requests.length, before, 'no network call');

@@ -13,9 +13,21 @@ import { names, readStream, type SseEvent } from './support/sse';
 const TOOLS = ['list_files', 'read_file', 'write_file', 'edit_file', 'search_files'];
 
 async function setupPack(c: Client, fake: FakeLlm, opts: { maxIterations?: number; graph?: 'gate' | 'branch' } = {}) {
-  const model = await c.post('/studio/api/models', { label: 'Fake', provider: 'custom', model_id: 'fake-1', api_base: fake.openaiBase, api_key: 'sk-user-key' });
+  const model = await c.post('/studio/api/models', {
+    label: 'Fake',
+    provider: 'custom',
+    model_id: 'fake-1',
+    api_base: fake.openaiBase,
+    api_key: 'sk-user-key',
+  });
   assert.equal(model.status, 201, model.text);
-  const agent = await c.post('/studio/api/agents', { name: 'Scribe', role: 'writer', model_id: model.body.id, tool_allowlist: TOOLS, max_iterations: opts.maxIterations ?? 8 });
+  const agent = await c.post('/studio/api/agents', {
+    name: 'Scribe',
+    role: 'writer',
+    model_id: model.body.id,
+    tool_allowlist: TOOLS,
+    max_iterations: opts.maxIterations ?? 8,
+  });
   assert.equal(agent.status, 201, agent.text);
   const pack = await c.post('/studio/api/workflows', { name: `Pack ${Math.random()}`, domain: 'pdlc' });
   const id = agent.body.id;
@@ -37,7 +49,13 @@ async function setupPack(c: Client, fake: FakeLlm, opts: { maxIterations?: numbe
         }
       : {
           nodes: [
-            { node_key: 'write', type: 'agent', agent_id: id, stage_label: 'discover', config: { artifact: 'docs/out.md' } },
+            {
+              node_key: 'write',
+              type: 'agent',
+              agent_id: id,
+              stage_label: 'discover',
+              config: { artifact: 'docs/out.md' },
+            },
             { node_key: 'gate1', type: 'gate', stage_label: 'discover' },
             { node_key: 'design', type: 'agent', agent_id: id, stage_label: 'design' },
           ],
@@ -70,7 +88,10 @@ describe('chat and stream', () => {
   let b: Client;
   let packId: number;
   const stream = (q: string, c: Client | null = a, extra: Parameters<typeof readStream>[1] = {}) =>
-    readStream(`${t.url}/agent/stream?${q}`, { ...extra, headers: { ...(c?.cookie ? { cookie: c.cookie } : {}), ...extra.headers } });
+    readStream(`${t.url}/agent/stream?${q}`, {
+      ...extra,
+      headers: { ...(c?.cookie ? { cookie: c.cookie } : {}), ...extra.headers },
+    });
 
   beforeAll(async () => {
     fake = await FakeLlm.start();
@@ -87,7 +108,10 @@ describe('chat and stream', () => {
 
   test('sync chat: the model writes a file then answers; history, files and the gate are recorded', async () => {
     await bind(a, 'sync', packId);
-    fake.enqueue({ tool_calls: [{ name: 'write_file', arguments: { path: 'docs/notes.md', content: 'hello notes' } }] }, { text: 'Done writing.' });
+    fake.enqueue(
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'docs/notes.md', content: 'hello notes' } }] },
+      { text: 'Done writing.' },
+    );
     const r = await a.post('/agent/chat', { message: 'write notes', project_slug: 'sync' });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.reply, 'Done writing.');
@@ -95,21 +119,37 @@ describe('chat and stream', () => {
     assert.equal(r.body.pack_id, packId);
     assert.equal(r.body.node_key, 'gate1');
     assert.equal(r.body.agent.name, 'Scribe');
-    assert.deepEqual(r.body.tool_calls, [{ name: 'write_file', arguments: { path: 'docs/notes.md', content: 'hello notes' }, ok: true }]);
-    assert.deepEqual(r.body.files_changed, [{ path: 'docs/notes.md', change: 'added' }, { path: 'docs/out.md', change: 'added' }]);
+    assert.deepEqual(r.body.tool_calls, [
+      { name: 'write_file', arguments: { path: 'docs/notes.md', content: 'hello notes' }, ok: true },
+    ]);
+    assert.deepEqual(r.body.files_changed, [
+      { path: 'docs/notes.md', change: 'added' },
+      { path: 'docs/out.md', change: 'added' },
+    ]);
     assert.deepEqual(r.body.awaiting_gate, { node_key: 'gate1', stage: 'discover', next_stage: 'design' });
     assert.ok(r.body.usage.output_tokens > 0);
     assert.equal((await a.get('/studio/api/projects/sync/files/docs/notes.md')).body.content, 'hello notes');
-    assert.equal((await a.get('/studio/api/projects/sync/files/docs/out.md')).body.content, 'Done writing.', 'the artifact holds the reply');
+    assert.equal(
+      (await a.get('/studio/api/projects/sync/files/docs/out.md')).body.content,
+      'Done writing.',
+      'the artifact holds the reply',
+    );
     const second = fake.requests[fake.requests.length - 1].body;
     const toolMsg = second.messages.find((m: { role: string }) => m.role === 'tool');
     assert.ok(toolMsg && toolMsg.tool_call_id, 'the tool result went back to the model');
     assert.ok(!JSON.stringify(second).includes('sk-server'), 'no server key');
     const h = await a.get('/agent/history/sync');
-    assert.deepEqual(h.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      h.body.messages.map((m: { role: string }) => m.role),
+      ['user', 'assistant'],
+    );
     assert.equal(h.body.messages[1].tool_calls[0].name, 'write_file');
     assert.equal(h.body.messages[1].run_id, r.body.run_id);
-    assert.equal(h.body.messages[1].node_key, 'write', 'the reply is credited to the agent node, not the gate that stopped the turn');
+    assert.equal(
+      h.body.messages[1].node_key,
+      'write',
+      'the reply is credited to the agent node, not the gate that stopped the turn',
+    );
     assert.equal(h.body.messages[1].state, 'done');
     assert.equal(h.body.messages[1].error, null);
     assert.equal(h.body.next_before, null);
@@ -119,7 +159,10 @@ describe('chat and stream', () => {
 
   test('stream: the exact event order, ids <run_id>:<seq>, headers', async () => {
     await bind(a, 'order', packId);
-    fake.enqueue({ tool_calls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'x' } }] }, { text: 'All done here.' });
+    fake.enqueue(
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'x' } }] },
+      { text: 'All done here.' },
+    );
     const s = await stream('message=go&project_slug=order');
     assert.equal(s.status, 200);
     assert.match(s.headers.get('cache-control') ?? '', /no-cache/);
@@ -127,13 +170,35 @@ describe('chat and stream', () => {
     assertContiguous(s.events);
     const seq = names(s.events).filter((n, i, all) => !(n === 'content' && all[i - 1] === 'content'));
     assert.deepEqual(seq, [
-      'status', 'pack', 'workflow', 'node', 'agent', 'tool_call', 'tool_result', 'files_changed', 'content', 'files_changed',
-      'node', 'node', 'node', 'awaiting_gate', 'workflow', 'done', 'close',
+      'status',
+      'pack',
+      'workflow',
+      'node',
+      'agent',
+      'tool_call',
+      'tool_result',
+      'files_changed',
+      'content',
+      'files_changed',
+      'node',
+      'node',
+      'node',
+      'awaiting_gate',
+      'workflow',
+      'done',
+      'close',
     ]);
-    const content = s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join('');
+    const content = s.events
+      .filter((e) => e.event === 'content')
+      .map((e) => e.data.delta)
+      .join('');
     assert.equal(content, 'All done here.');
     assert.equal(s.events[0].data.state, 'running');
-    assert.deepEqual([s.events[0].data.provider, s.events[0].data.model], ['custom', 'fake-1'], 'status names the model the agent runs on, not the server default');
+    assert.deepEqual(
+      [s.events[0].data.provider, s.events[0].data.model],
+      ['custom', 'fake-1'],
+      'status names the model the agent runs on, not the server default',
+    );
     assert.equal(s.events.at(-2)!.data.state, 'done');
     assert.deepEqual(s.events.at(-1)!.data, {});
   });
@@ -149,10 +214,17 @@ describe('chat and stream', () => {
     assertContiguous(all);
     assert.equal(all.at(-1)!.event, 'close');
     // after the run is over, a replay from the database gives the same events
-    const replay = await readStream(`${t.url}/agent/stream?last_event_id=${encodeURIComponent(all[2].id)}`, { headers: { cookie: a.cookie! } });
-    assert.deepEqual(replay.events.map((e) => e.seq), all.slice(3).map((e) => e.seq));
+    const replay = await readStream(`${t.url}/agent/stream?last_event_id=${encodeURIComponent(all[2].id)}`, {
+      headers: { cookie: a.cookie! },
+    });
+    assert.deepEqual(
+      replay.events.map((e) => e.seq),
+      all.slice(3).map((e) => e.seq),
+    );
     // another user cannot resume it
-    const other = await readStream(`${t.url}/agent/stream`, { headers: { cookie: b.cookie!, 'last-event-id': lastId } });
+    const other = await readStream(`${t.url}/agent/stream`, {
+      headers: { cookie: b.cookie!, 'last-event-id': lastId },
+    });
     assert.equal(other.status, 404);
   });
 
@@ -179,12 +251,18 @@ describe('chat and stream', () => {
     assert.ok(s.events.filter((e) => e.event === 'content').length < 200, 'stopped early');
     assert.equal((await a.post(`/agent/runs/${runId}/cancel`)).status, 409);
     // the stopped turn stays in history with its partial reply, marked stopped, credited to the agent node
-    const partial = s.events.filter((e) => e.event === 'content').map((e) => e.data.delta).join('');
+    const partial = s.events
+      .filter((e) => e.event === 'content')
+      .map((e) => e.data.delta)
+      .join('');
     assert.ok(partial.length > 0);
     assert.equal(s.events.find((e) => e.event === 'done')!.data.reply, partial);
     const h = await a.get('/agent/history/cancel');
     const last = h.body.messages.at(-1);
-    assert.deepEqual([last.role, last.state, last.content, last.node_key, last.error.code], ['assistant', 'stopped', partial, 'write', 'cancelled']);
+    assert.deepEqual(
+      [last.role, last.state, last.content, last.node_key, last.error.code],
+      ['assistant', 'stopped', partial, 'write', 'cancelled'],
+    );
     assert.equal(h.body.messages.at(-2).state, 'done', 'a user message is always done');
   });
 
@@ -231,7 +309,12 @@ describe('chat and stream', () => {
     assert.ok(names(first.events).includes('awaiting_gate'));
     const adv = await stream('message=&advance=1&project_slug=gated');
     const stage = adv.events.find((e) => e.event === 'stage');
-    assert.deepEqual(stage?.data, { from: 'discover', to: 'design', index: 1, stages: ['discover', 'design', 'develop', 'test', 'deploy', 'iterate'] });
+    assert.deepEqual(stage?.data, {
+      from: 'discover',
+      to: 'design',
+      index: 1,
+      stages: ['discover', 'design', 'develop', 'test', 'deploy', 'iterate'],
+    });
     assert.ok(!names(adv.events).includes('agent'), 'an empty message only moves');
     const state = (await a.get('/agent/workflows/gated')).body;
     assert.equal(state.stage, 'design');
@@ -256,11 +339,16 @@ describe('chat and stream', () => {
     await bind(a, 'branch', branchPack);
     fake.enqueue({ text: 'yes, go' }, { text: 'took yes' });
     const yes = await stream('message=q&project_slug=branch');
-    const visited = yes.events.filter((e) => e.event === 'node' && e.data.state === 'started').map((e) => e.data.node_key);
+    const visited = yes.events
+      .filter((e) => e.event === 'node' && e.data.state === 'started')
+      .map((e) => e.data.node_key);
     assert.deepEqual(visited, ['ask', 'route', 'yes']);
     fake.enqueue({ text: 'nope' }, { text: 'took no' });
     const no = await stream('message=q&project_slug=branch');
-    assert.deepEqual(no.events.filter((e) => e.event === 'node' && e.data.state === 'started').map((e) => e.data.node_key), ['ask', 'route', 'no']);
+    assert.deepEqual(
+      no.events.filter((e) => e.event === 'node' && e.data.state === 'started').map((e) => e.data.node_key),
+      ['ask', 'route', 'no'],
+    );
     assert.equal(no.events.find((e) => e.event === 'done')!.data.reply, 'took no');
   });
 

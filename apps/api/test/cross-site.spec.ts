@@ -26,22 +26,32 @@ describe('cross-site turn through GET', () => {
   afterAll(() => t.close());
 
   const start = (slug: string, headers: Record<string, string>) =>
-    readStream(`${t.url}/agent/stream?project_slug=${slug}&message=${encodeURIComponent('write it')}&advance=1`, { headers: { cookie: a.cookie!, ...headers } });
+    readStream(`${t.url}/agent/stream?project_slug=${slug}&message=${encodeURIComponent('write it')}&advance=1`, {
+      headers: { cookie: a.cookie!, ...headers },
+    });
   const messages = async (slug: string) => (await a.get(`/agent/history/${slug}`)).body.messages.length;
 
   test('Sec-Fetch-Site: cross-site is 403 and runs nothing; same-origin, none and header-less clients run', async () => {
-    const r = await start('victim', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', referer: 'https://evil.example/' });
+    const r = await start('victim', {
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'navigate',
+      referer: 'https://evil.example/',
+    });
     assert.equal(r.status, 403, JSON.stringify(r.body));
     assert.equal(r.body.code, 'origin.cross_site');
     assert.equal(await messages('victim'), 0, 'no turn ran');
     assert.equal((await a.get('/agent/workflows/victim')).body.stage, 'discover');
 
-    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}] as Array<Record<string, string>>) {
+    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}] as Array<
+      Record<string, string>
+    >) {
       const ok = await start('victim', headers);
       assert.equal(ok.status, 200, JSON.stringify(headers));
       assert.equal(names(ok.events).at(-1), 'close');
       // replaying a run starts nothing, so it stays readable from anywhere
-      const replay = await readStream(`${t.url}/agent/stream`, { headers: { cookie: a.cookie!, 'sec-fetch-site': 'cross-site', 'last-event-id': ok.events[2].id } });
+      const replay = await readStream(`${t.url}/agent/stream`, {
+        headers: { cookie: a.cookie!, 'sec-fetch-site': 'cross-site', 'last-event-id': ok.events[2].id },
+      });
       assert.equal(replay.status, 200);
       assert.equal(replay.events[0].seq, ok.events[3].seq);
     }
@@ -61,5 +71,4 @@ describe('cross-site turn through GET', () => {
     assert.equal(await messages('legacy'), 0);
     assert.equal((await start('legacy', { referer: `${t.url}/studio/projects/legacy` })).status, 200);
   });
-
 });

@@ -57,7 +57,8 @@ function alive(pid: number): boolean {
   }
 }
 
-const postmasterPid = (dataDir: string) => Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+const postmasterPid = (dataDir: string) =>
+  Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 /** The built production server as a child process, on the embedded database in `dataDir`. */
 async function startService(dataDir: string): Promise<{ child: ChildProcess; url: string; logs: () => string }> {
@@ -105,7 +106,10 @@ describe('embedded Postgres server (the default database)', () => {
       // a run: one turn of the system pack on the built-in offline model
       const packs = (await bob.get('/agent/workflows')).body.workflows as Array<{ slug: string; pack_id: number }>;
       const pdlc = packs.find((w) => w.slug === 'pdlc')!;
-      assert.equal((await bob.put('/agent/workflows/chatty', { domain: 'pdlc', stage: 'discover', pack_id: pdlc.pack_id })).status, 200);
+      assert.equal(
+        (await bob.put('/agent/workflows/chatty', { domain: 'pdlc', stage: 'discover', pack_id: pdlc.pack_id })).status,
+        200,
+      );
       const turn = await bob.post('/agent/chat', { project_slug: 'chatty', message: 'We want a budgeting app' });
       assert.equal(turn.status, 200, turn.text);
       const runId = turn.body.run_id as string;
@@ -141,7 +145,10 @@ describe('embedded Postgres server (the default database)', () => {
       const server = postmasterPid(dataDir);
       svc.child.kill('SIGTERM');
       await new Promise((r) => svc!.child.once('exit', r));
-      assert.ok(!existsSync(join(dataDir, 'postgres', 'postmaster.pid')), `the server left its lock file:\n${svc.logs()}`);
+      assert.ok(
+        !existsSync(join(dataDir, 'postgres', 'postmaster.pid')),
+        `the server left its lock file:\n${svc.logs()}`,
+      );
       assert.ok(!alive(server), 'the server outlived the service');
     } finally {
       if (svc && svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
@@ -161,7 +168,14 @@ describe('embedded Postgres server (the default database)', () => {
     const dataDir = join(parent, 'data');
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'silent',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
@@ -174,11 +188,17 @@ describe('embedded Postgres server (the default database)', () => {
         assert.equal(child.exitCode, 1);
         const lines = err.trim().split('\n');
         assert.equal(lines.length, 1, err);
-        assert.match(lines[0], /^fatal: embedded Postgres: .*cannot reach .*; set DATA_DIR to a directory it can reach .* or set DATABASE_URL$/);
+        assert.match(
+          lines[0],
+          /^fatal: embedded Postgres: .*cannot reach .*; set DATA_DIR to a directory it can reach .* or set DATABASE_URL$/,
+        );
       } else {
         await waitFor('the service to answer /health', async () => {
           if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${err}`);
-          return fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+          return fetch(`http://127.0.0.1:${port}/health`).then(
+            (r) => r.ok,
+            () => false,
+          );
         });
       }
     } finally {
@@ -199,7 +219,10 @@ describe('embedded Postgres server (the default database)', () => {
       assert.ok(!existsSync(join(dir, 'postmaster.pid')));
       // what a kill -9 of the whole machine or container leaves: the lock file of a server that is gone,
       // naming a pid that now belongs to another process (here: this test)
-      writeFileSync(join(dir, 'postmaster.pid'), `${process.pid}\n${dir}\n1700000000\n5432\n\n127.0.0.1\n  5432001         0\nready   \n`);
+      writeFileSync(
+        join(dir, 'postmaster.pid'),
+        `${process.pid}\n${dir}\n1700000000\n5432\n\n127.0.0.1\n  5432001         0\nready   \n`,
+      );
       const url = await server.start();
       const c = new PgClient({ connectionString: url });
       await c.connect();
@@ -216,13 +239,22 @@ describe('embedded Postgres server (the default database)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'aws-embedded-'));
     try {
       const { app, db } = await createApp(
-        { dataDir, databaseUrl: null, appSecret: 'test-secret-not-for-production', adminUsername: null, adminPassword: null, logLevel: 'silent' },
+        {
+          dataDir,
+          databaseUrl: null,
+          appSecret: 'test-secret-not-for-production',
+          adminUsername: null,
+          adminPassword: null,
+          logLevel: 'silent',
+        },
         { logger: false },
       );
       assert.equal(db.kind, 'embedded');
       const pid = db.embedded!.pid!;
       assert.ok(alive(pid));
-      assert.deepEqual(await app.get(DataSource).query(`SELECT to_regclass('public.users') IS NOT NULL AS migrated`), [{ migrated: true }]);
+      assert.deepEqual(await app.get(DataSource).query(`SELECT to_regclass('public.users') IS NOT NULL AS migrated`), [
+        { migrated: true },
+      ]);
       await app.close();
       await waitFor('the server to exit', () => !alive(pid), 30_000);
       assert.ok(!existsSync(join(dataDir, 'postgres', 'postmaster.pid')));

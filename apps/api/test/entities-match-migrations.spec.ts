@@ -19,5 +19,9 @@ test('after the migrations, the entities need no schema change', async () => {
   assert.deepEqual(await ds.showMigrations(), false, 'every migration has run');
   const pending = await ds.driver.createSchemaBuilder().log();
   const sql = pending.upQueries.map((q) => q.query);
-  assert.deepEqual(sql, [], 'the entities differ from the migrations: add a migration (npx typeorm migration:generate) and commit it');
+  assert.deepEqual(
+    sql,
+    [],
+    'the entities differ from the migrations: add a migration (npx typeorm migration:generate) and commit it',
+  );
 });

@@ -10,8 +10,10 @@ import { readStream } from './support/sse';
 
 /** `{"message": [[[…1…]]]}` nested `levels` deep. */
 const nested = (levels: number, field = 'message') => `{"${field}":${'['.repeat(levels)}1${']'.repeat(levels)}}`;
-const deepObject = (levels: number) => `{"username":"x","password":"password-123","a":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
-const FAKE_UUID = 'g'.repeat(8) + '-' + 'z'.repeat(4) + '-' + '-'.repeat(4) + '-' + 'x'.repeat(4) + '-' + 'y'.repeat(12);
+const deepObject = (levels: number) =>
+  `{"username":"x","password":"password-123","a":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
+const FAKE_UUID =
+  'g'.repeat(8) + '-' + 'z'.repeat(4) + '-' + '-'.repeat(4) + '-' + 'x'.repeat(4) + '-' + 'y'.repeat(12);
 const DASHES = '-'.repeat(36);
 
 function assertProblem(r: Res, status: number, code?: string) {
@@ -62,7 +64,9 @@ describe('hostile input', () => {
   });
 
   test('a NUL character in a stream query (message=a%00b) is 400', async () => {
-    const r = await readStream(`${t.url}/agent/stream?project_slug=deep&message=a%00b&pack_id=${packId}`, { headers: { cookie: a.cookie! } });
+    const r = await readStream(`${t.url}/agent/stream?project_slug=deep&message=a%00b&pack_id=${packId}`, {
+      headers: { cookie: a.cookie! },
+    });
     assert.equal(r.status, 400, JSON.stringify(r.body));
     assert.equal(r.body.code, 'validation');
     const demo = await readStream(`${t.url}/agent/stream?message=a%00b`);

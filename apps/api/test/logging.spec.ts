@@ -27,7 +27,17 @@ test('no secret appears in the logs; request lines are JSON with a request id', 
   const PASSWORD = 'Sup3r-Secret-Passw0rd';
   const API_KEY = 'sk-live-VERY-SECRET-KEY-0987654321';
   const child = spawn(process.execPath, [join(__dirname, '../dist/src/main.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: db.databaseUrl ?? '', ADMIN_USERNAME: 'root-admin', ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'debug', APP_SECRET: 'x'.repeat(40) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: db.databaseUrl ?? '',
+      ADMIN_USERNAME: 'root-admin',
+      ADMIN_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'debug',
+      APP_SECRET: 'x'.repeat(40),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -12,7 +12,20 @@ import { Client, newUser, type Res } from './support/http';
 
 const API = '/studio/api/models';
 const KEY = 'sk-test-MODEL-secret-key-0123456789';
-const RECORD_KEYS = ['api_base', 'created_at', 'has_api_key', 'id', 'is_system', 'label', 'max_tokens', 'model_id', 'owner_id', 'provider', 'temperature', 'updated_at'];
+const RECORD_KEYS = [
+  'api_base',
+  'created_at',
+  'has_api_key',
+  'id',
+  'is_system',
+  'label',
+  'max_tokens',
+  'model_id',
+  'owner_id',
+  'provider',
+  'temperature',
+  'updated_at',
+];
 
 const fields = (r: Res) => (r.body?.errors ?? []).map((e: { field: string }) => e.field);
 function expectStatus(r: Res, status: number, what = '') {
@@ -100,7 +113,17 @@ describe('models', () => {
     const svc = t.created.app.get(ModelsService);
     const resolved = await svc.resolveForRuntime({ id: aId, username: ADMIN.username, is_admin: true }, id);
     assert.equal(resolved.api_key, KEY, 'the runtime gets the decrypted key');
-    assert.deepEqual({ ...resolved, api_key: null }, { provider: 'vendor_a', model_id: 'gpt-4o-mini', api_base: null, api_key: null, temperature: null, max_tokens: null });
+    assert.deepEqual(
+      { ...resolved, api_key: null },
+      {
+        provider: 'vendor_a',
+        model_id: 'gpt-4o-mini',
+        api_base: null,
+        api_key: null,
+        temperature: null,
+        max_tokens: null,
+      },
+    );
 
     for (const body of [{ api_key: null }, { api_key: '' }]) {
       await a.put(`${API}/${id}`, { api_key: KEY });
@@ -153,7 +176,13 @@ describe('models', () => {
     for (const [body, field] of cases) expect400(await a.post(API, body), field, JSON.stringify(body).slice(0, 80));
     assert.equal(await count(), before, 'nothing was created');
 
-    const edges = await a.post(API, { ...base, label: 'x'.repeat(200), model_id: 'm'.repeat(200), temperature: 2, max_tokens: 200000 });
+    const edges = await a.post(API, {
+      ...base,
+      label: 'x'.repeat(200),
+      model_id: 'm'.repeat(200),
+      temperature: 2,
+      max_tokens: 200000,
+    });
     expectStatus(edges, 201);
     const low = await a.post(API, { ...base, temperature: 0, max_tokens: 1 });
     expectStatus(low, 201);
@@ -178,7 +207,11 @@ describe('models', () => {
 
   test('api_base: required for custom, http(s) only, metadata and link-local refused, on create and update', async () => {
     expect400(await a.post(API, { ...base, provider: 'custom' }), 'api_base', 'custom without api_base');
-    expect400(await a.post(API, { ...base, provider: 'custom', api_base: '' }), 'api_base', 'custom with a blank api_base');
+    expect400(
+      await a.post(API, { ...base, provider: 'custom', api_base: '' }),
+      'api_base',
+      'custom with a blank api_base',
+    );
     const refused = [
       'http://169.254.169.254/',
       'http://169.254.169.254/latest/meta-data/',
@@ -202,13 +235,23 @@ describe('models', () => {
     assert.equal(await count(), before, 'nothing was created');
 
     // MODEL_HOSTS=any (the default): self-hosted endpoints on this machine or the LAN are fine
-    for (const url of ['http://127.0.0.1:11434/v1', 'http://localhost:8000/v1', 'https://models.example.com/v1', 'http://ollama:11434/v1']) {
+    for (const url of [
+      'http://127.0.0.1:11434/v1',
+      'http://localhost:8000/v1',
+      'https://models.example.com/v1',
+      'http://ollama:11434/v1',
+    ]) {
       const ok = await a.post(API, { label: 'Local', provider: 'custom', model_id: 'llama3', api_base: url });
       expectStatus(ok, 201, url);
       assert.equal(ok.body.api_base, url);
     }
 
-    const m = await a.post(API, { label: 'Ollama', provider: 'custom', model_id: 'llama3', api_base: 'http://127.0.0.1:11434/v1' });
+    const m = await a.post(API, {
+      label: 'Ollama',
+      provider: 'custom',
+      model_id: 'llama3',
+      api_base: 'http://127.0.0.1:11434/v1',
+    });
     const id = m.body.id;
     for (const url of ['http://169.254.169.254/', 'file:///etc/passwd', 'http://[::ffff:169.254.169.254]/']) {
       expect400(await a.put(`${API}/${id}`, { api_base: url }), 'api_base', `PUT ${url}`);
@@ -254,7 +297,12 @@ describe('models', () => {
   test("another user's model is 404 on every verb and absent from their list", async () => {
     const m = await a.post(API, { ...base, label: 'Alice only', api_key: KEY });
     const id = m.body.id;
-    for (const r of [await b.get(`${API}/${id}`), await b.put(`${API}/${id}`, { label: 'mine now' }), await b.put(`${API}/${id}`, {}), await b.delete(`${API}/${id}`)]) {
+    for (const r of [
+      await b.get(`${API}/${id}`),
+      await b.put(`${API}/${id}`, { label: 'mine now' }),
+      await b.put(`${API}/${id}`, {}),
+      await b.delete(`${API}/${id}`),
+    ]) {
       expectStatus(r, 404);
       noSecret(r);
       assert.ok(!r.text.includes('Alice only'));
@@ -264,7 +312,10 @@ describe('models', () => {
     assert.deepEqual((await a.get(`${API}/${id}`)).body, m.body, 'unchanged for its owner');
     const svc = t.created.app.get(ModelsService);
     const bobId = (await b.get('/auth/me')).body.id;
-    await assert.rejects(svc.resolveForRuntime({ id: bobId, username: 'bob-models', is_admin: false }, id), /not found/);
+    await assert.rejects(
+      svc.resolveForRuntime({ id: bobId, username: 'bob-models', is_admin: false }, id),
+      /not found/,
+    );
     await assert.rejects(svc.resolveForRuntime(null, id), /not found/);
   });
 
@@ -286,7 +337,11 @@ describe('models', () => {
       assert.equal(g.body.owner_id, null);
       assert.equal(g.body.has_api_key, true);
       assert.ok((await c.get(API)).body.some((x: { id: number }) => x.id === sys.id));
-      for (const r of [await c.put(`${API}/${sys.id}`, { label: 'x' }), await c.put(`${API}/${sys.id}`, { api_base: 'http://evil.example.com/' }), await c.delete(`${API}/${sys.id}`)]) {
+      for (const r of [
+        await c.put(`${API}/${sys.id}`, { label: 'x' }),
+        await c.put(`${API}/${sys.id}`, { api_base: 'http://evil.example.com/' }),
+        await c.delete(`${API}/${sys.id}`),
+      ]) {
         expectStatus(r, 403);
         assert.match(r.body.detail, /clone/i);
         noSecret(r);
@@ -307,7 +362,10 @@ describe('models', () => {
     expectStatus(r, 201);
     const del = await a.delete(`${API}/${m.body.id}`);
     expectStatus(del, 409);
-    assert.equal(del.body.detail, `Model ${m.body.id} is used by agents: Writer (${w.body.id}), Reviewer (${r.body.id}).`);
+    assert.equal(
+      del.body.detail,
+      `Model ${m.body.id} is used by agents: Writer (${w.body.id}), Reviewer (${r.body.id}).`,
+    );
     assert.equal((await a.get(`${API}/${m.body.id}`)).status, 200, 'still there');
     expectStatus(await a.delete(`/studio/api/agents/${w.body.id}`), 204);
     const still = await a.delete(`${API}/${m.body.id}`);
@@ -323,8 +381,12 @@ describe('models', () => {
     const three = await b.post(API, { ...base, label: 'third' });
     const list = (await b.get(API)).body as Array<{ id: number; owner_id: number | null; created_at: string }>;
     const own = list.filter((x) => x.owner_id !== null);
-    assert.deepEqual(own.map((x) => x.id), [three.body.id, two.body.id, one.body.id]);
-    for (let i = 1; i < list.length; i++) assert.ok(Date.parse(list[i - 1].created_at) >= Date.parse(list[i].created_at), 'sorted by created_at desc');
+    assert.deepEqual(
+      own.map((x) => x.id),
+      [three.body.id, two.body.id, one.body.id],
+    );
+    for (let i = 1; i < list.length; i++)
+      assert.ok(Date.parse(list[i - 1].created_at) >= Date.parse(list[i].created_at), 'sorted by created_at desc');
   });
 
   test('malformed ids are 400, unknown ids 404', async () => {

@@ -32,10 +32,14 @@ describe('OpenAPI contract', () => {
 
   test('passes the Redocly linter', () => {
     try {
-      execFileSync(join(root, 'node_modules/.bin/redocly'), ['lint', join(dir, 'openapi.json'), '--config', join(root, 'redocly.yaml')], {
-        stdio: 'pipe',
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-      });
+      execFileSync(
+        join(root, 'node_modules/.bin/redocly'),
+        ['lint', join(dir, 'openapi.json'), '--config', join(root, 'redocly.yaml')],
+        {
+          stdio: 'pipe',
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        },
+      );
     } catch (e) {
       const err = e as { stdout?: Buffer; stderr?: Buffer };
       assert.fail(`redocly lint failed:\n${err.stdout?.toString() ?? ''}${err.stderr?.toString() ?? ''}`);
@@ -44,7 +48,11 @@ describe('OpenAPI contract', () => {
 
   test('the generated TypeScript types are current', () => {
     const out = join(dir, 'api.d.ts');
-    execFileSync(process.execPath, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(dir, 'openapi.json'), '-o', out], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(dir, 'openapi.json'), '-o', out],
+      { stdio: 'pipe' },
+    );
     assert.equal(readFileSync(out, 'utf8'), readFileSync(join(root, 'libs/contracts/src/api.d.ts'), 'utf8'));
   });
 });

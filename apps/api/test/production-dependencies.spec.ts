@@ -63,11 +63,14 @@ describe('production dependencies', () => {
   const imports = runtimeImports();
 
   test('finds the server imports (the scan itself works)', () => {
-    for (const name of ['@nestjs/core', 'typeorm', 'argon2', 'reflect-metadata', 'express']) assert.ok(imports.has(name), name);
+    for (const name of ['@nestjs/core', 'typeorm', 'argon2', 'reflect-metadata', 'express'])
+      assert.ok(imports.has(name), name);
   });
 
   test('every package the server imports at run time is a production dependency', () => {
-    const missing = [...imports].filter(([name]) => !(name in pkg.dependencies)).map(([name, file]) => `${name} (${file})`);
+    const missing = [...imports]
+      .filter(([name]) => !(name in pkg.dependencies))
+      .map(([name, file]) => `${name} (${file})`);
     assert.deepEqual(missing, [], 'move these to "dependencies" in package.json');
   });
 

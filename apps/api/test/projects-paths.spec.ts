@@ -22,8 +22,16 @@ describe('projects and workspace files', () => {
   let sys: { id: number; stages: string[] };
 
   const projectId = async (slug: string, owner = 'admin') =>
-    Number((await ds.query(`SELECT p.id FROM projects p JOIN users u ON u.id = p.owner_id WHERE p.slug = $1 AND u.username = $2`, [slug, owner]))[0].id);
-  const count = async (table: string, id: number) => Number((await ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [id]))[0].n);
+    Number(
+      (
+        await ds.query(
+          `SELECT p.id FROM projects p JOIN users u ON u.id = p.owner_id WHERE p.slug = $1 AND u.username = $2`,
+          [slug, owner],
+        )
+      )[0].id,
+    );
+  const count = async (table: string, id: number) =>
+    Number((await ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [id]))[0].n);
 
   beforeAll(async () => {
     t = await startApp();
@@ -48,7 +56,16 @@ describe('projects and workspace files', () => {
       new Promise<{ status: number; text: string }>((resolve, reject) => {
         const u = new URL(t.url);
         const req = request(
-          { host: u.hostname, port: u.port, method, path, headers: { cookie: a.cookie!, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } },
+          {
+            host: u.hostname,
+            port: u.port,
+            method,
+            path,
+            headers: {
+              cookie: a.cookie!,
+              ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+            },
+          },
           (res) => {
             let text = '';
             res.setEncoding('utf8');
@@ -101,7 +118,16 @@ describe('projects and workspace files', () => {
       const id = await projectId('trav');
       assert.equal(await count('project_files', id), 0);
       assert.equal(await count('file_revisions', id), 0);
-      assert.equal(Number((await ds.query(`SELECT count(*)::int AS n FROM project_files WHERE path LIKE '%escape%' OR path LIKE '%passwd%'`))[0].n), 0);
+      assert.equal(
+        Number(
+          (
+            await ds.query(
+              `SELECT count(*)::int AS n FROM project_files WHERE path LIKE '%escape%' OR path LIKE '%passwd%'`,
+            )
+          )[0].n,
+        ),
+        0,
+      );
     });
 
     test('a 512-character path is fine; names that merely look encoded are literal', async () => {
@@ -123,7 +149,11 @@ describe('projects and workspace files', () => {
       const ws = t.created.app.get(WorkspaceService);
       const id = await projectId('big');
       // 524,289 two-byte characters: under a million characters, over 1 MiB of UTF-8
-      await assert.rejects(ws.write(id, 'multi.txt', 'é'.repeat(512 * 1024 + 1)), (e: { status: number; errors: Array<{ field: string }> }) => e.status === 400 && e.errors[0].field === 'content');
+      await assert.rejects(
+        ws.write(id, 'multi.txt', 'é'.repeat(512 * 1024 + 1)),
+        (e: { status: number; errors: Array<{ field: string }> }) =>
+          e.status === 400 && e.errors[0].field === 'content',
+      );
       assert.deepEqual((await a.get(`${P}/big/files`)).body, []);
       const exact = await ws.write(id, 'exact.txt', 'x'.repeat(1024 * 1024));
       assert.equal(exact.change, 'added');
@@ -143,7 +173,11 @@ describe('projects and workspace files', () => {
       assert.equal((await a.get(`${P}/full/files/one-more.md`)).status, 404);
       assert.equal((await a.put(`${P}/full/files/f/1`, { content: 'changed' })).status, 200, 'replacing is not adding');
       assert.equal((await a.delete(`${P}/full/files/f/2`)).status, 204);
-      assert.equal((await a.put(`${P}/full/files/one-more.md`, { content: 'x' })).status, 200, 'room again after a delete');
+      assert.equal(
+        (await a.put(`${P}/full/files/one-more.md`, { content: 'x' })).status,
+        200,
+        'room again after a delete',
+      );
       assert.equal((await a.get(`${P}/full/files`)).body.length, MAX_FILES);
     });
   });
@@ -165,8 +199,14 @@ describe('projects and workspace files', () => {
       const w = t.created.app.get(WorkspaceService).forProject(id, runId);
       assert.equal(w.readOnly, false);
       assert.deepEqual(await w.list('docs'), [{ path: 'docs/prd.md', size: 52, revision: 1 }]);
-      assert.deepEqual((await w.list()).map((e) => e.path), ['docs/prd.md', 'docs2/other.md', 'long.txt']);
-      assert.deepEqual(await w.read('docs/prd.md'), { content: 'Title\nThe Checkout flow\nnothing here\r\ncheckout again', revision: 1 });
+      assert.deepEqual(
+        (await w.list()).map((e) => e.path),
+        ['docs/prd.md', 'docs2/other.md', 'long.txt'],
+      );
+      assert.deepEqual(await w.read('docs/prd.md'), {
+        content: 'Title\nThe Checkout flow\nnothing here\r\ncheckout again',
+        revision: 1,
+      });
       assert.equal(await w.read('docs/none.md'), null);
       assert.deepEqual(await w.write('docs/design.md', 'd'), { path: 'docs/design.md', change: 'added', revision: 1 });
       const revs = await ws.revisions(id, 'docs/design.md');
@@ -184,7 +224,10 @@ describe('projects and workspace files', () => {
       ]);
       assert.equal(hits[3].path, 'long.txt');
       assert.equal(hits[3].text.length, 300);
-      assert.deepEqual((await ws.search(id, 'CHECKOUT', 'docs')).map((h) => h.path), ['docs/prd.md', 'docs/prd.md']);
+      assert.deepEqual(
+        (await ws.search(id, 'CHECKOUT', 'docs')).map((h) => h.path),
+        ['docs/prd.md', 'docs/prd.md'],
+      );
       assert.deepEqual(await ws.search(id, '.*'), [], 'no regular expressions');
       assert.deepEqual(await ws.search(id, 'absent'), []);
       await assert.rejects(ws.search(id, ''), (e: { status: number }) => e.status === 400);
@@ -231,12 +274,21 @@ describe('projects and workspace files', () => {
       assert.ok(!(await b.get(P)).body.some((p: { slug: string }) => p.slug === 'secret'));
       assert.equal((await a.get(`${P}/secret/files/notes.md`)).body.content, 'private');
       assert.equal((await a.get(`${P}/secret/files/notes.md`)).body.revision, 1);
-      assert.deepEqual((await a.get(`${P}/secret/files`)).body.map((f: { path: string }) => f.path), ['docs/plan.md', 'notes.md']);
+      assert.deepEqual(
+        (await a.get(`${P}/secret/files`)).body.map((f: { path: string }) => f.path),
+        ['docs/plan.md', 'notes.md'],
+      );
     });
 
     test('anonymous callers get 401 on every project route', async () => {
       const anon = new Client(t.url);
-      for (const path of [P, `${P}/secret`, `${P}/secret/files`, `${P}/secret/files/notes.md`, `${P}/secret/files/notes.md/revisions`]) {
+      for (const path of [
+        P,
+        `${P}/secret`,
+        `${P}/secret/files`,
+        `${P}/secret/files/notes.md`,
+        `${P}/secret/files/notes.md/revisions`,
+      ]) {
         assert.equal((await anon.get(path)).status, 401, path);
       }
       assert.equal((await anon.post(P, { slug: 'anon' })).status, 401);

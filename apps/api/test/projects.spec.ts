@@ -21,8 +21,16 @@ describe('projects and workspace files', () => {
 
   const fieldOf = (r: Res) => (r.body?.errors ?? []).map((e: { field: string }) => e.field);
   const projectId = async (slug: string, owner = 'admin') =>
-    Number((await ds.query(`SELECT p.id FROM projects p JOIN users u ON u.id = p.owner_id WHERE p.slug = $1 AND u.username = $2`, [slug, owner]))[0].id);
-  const count = async (table: string, id: number) => Number((await ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [id]))[0].n);
+    Number(
+      (
+        await ds.query(
+          `SELECT p.id FROM projects p JOIN users u ON u.id = p.owner_id WHERE p.slug = $1 AND u.username = $2`,
+          [slug, owner],
+        )
+      )[0].id,
+    );
+  const count = async (table: string, id: number) =>
+    Number((await ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [id]))[0].n);
 
   beforeAll(async () => {
     t = await startApp();
@@ -42,7 +50,18 @@ describe('projects and workspace files', () => {
     test('create binds a visible pack at its first stage; the record has the documented fields', async () => {
       const r = await a.post(P, { slug: 'alpha', name: 'Alpha', pack_id: sys.id });
       assert.equal(r.status, 201, r.text);
-      assert.deepEqual(Object.keys(r.body).sort(), ['awaiting_gate', 'created_at', 'domain', 'id', 'name', 'owner_id', 'pack_id', 'slug', 'stage', 'updated_at']);
+      assert.deepEqual(Object.keys(r.body).sort(), [
+        'awaiting_gate',
+        'created_at',
+        'domain',
+        'id',
+        'name',
+        'owner_id',
+        'pack_id',
+        'slug',
+        'stage',
+        'updated_at',
+      ]);
       assert.equal(r.body.slug, 'alpha');
       assert.equal(r.body.name, 'Alpha');
       assert.equal(r.body.pack_id, sys.id);
@@ -68,7 +87,11 @@ describe('projects and workspace files', () => {
       const dup = await a.post(P, { slug: 'alpha' });
       assert.equal(dup.status, 409);
       assert.deepEqual(fieldOf(dup), ['slug']);
-      const race = await Promise.all([a.post(P, { slug: 'race' }), a.post(P, { slug: 'race' }), a.post(P, { slug: 'race' })]);
+      const race = await Promise.all([
+        a.post(P, { slug: 'race' }),
+        a.post(P, { slug: 'race' }),
+        a.post(P, { slug: 'race' }),
+      ]);
       assert.deepEqual(race.map((r) => r.status).sort(), [201, 409, 409]);
       assert.equal((await b.post(P, { slug: 'alpha' })).status, 201);
     });
@@ -96,7 +119,12 @@ describe('projects and workspace files', () => {
     });
 
     test("another user's pack cannot be bound (400 pack_id)", async () => {
-      const bobs = await b.post('/studio/api/workflows', { name: 'Bob pack', slug: 'bob-pack', domain: 'projects-test', stages: ['x'] });
+      const bobs = await b.post('/studio/api/workflows', {
+        name: 'Bob pack',
+        slug: 'bob-pack',
+        domain: 'projects-test',
+        stages: ['x'],
+      });
       assert.equal(bobs.status, 201, bobs.text);
       const r = await a.post(P, { slug: 'steal', pack_id: bobs.body.id });
       assert.equal(r.status, 400);
@@ -110,7 +138,10 @@ describe('projects and workspace files', () => {
       assert.ok(mine.indexOf('plain') < mine.indexOf('alpha'));
       assert.ok(!mine.includes('bobs-own'));
       const bobs = (await b.get(P)).body;
-      assert.deepEqual(bobs.map((p: { slug: string }) => p.slug), ['bobs-own', 'alpha']);
+      assert.deepEqual(
+        bobs.map((p: { slug: string }) => p.slug),
+        ['bobs-own', 'alpha'],
+      );
       const bobId = (await b.get('/auth/me')).body.id;
       assert.ok(bobs.every((p: { owner_id: number }) => p.owner_id === bobId));
     });
@@ -140,7 +171,8 @@ describe('projects and workspace files', () => {
       assert.equal(r.text, '');
       assert.equal((await a.get(`${P}/gone`)).status, 404);
       assert.equal((await a.get(`${P}/gone/files`)).status, 404);
-      for (const table of ['project_files', 'file_revisions', 'messages']) assert.equal(await count(table, id), 0, table);
+      for (const table of ['project_files', 'file_revisions', 'messages'])
+        assert.equal(await count(table, id), 0, table);
       assert.equal((await a.delete(`${P}/gone`)).status, 404);
       assert.equal((await a.post(P, { slug: 'gone' })).status, 201, 'the slug is free again');
     });
@@ -149,7 +181,10 @@ describe('projects and workspace files', () => {
       await a.post(P, { slug: 'busy' });
       const id = await projectId('busy');
       const runId = randomUUID();
-      await ds.query(`INSERT INTO runs (id, owner_id, project_id, mode, state) SELECT $1, owner_id, id, 'chat', 'running' FROM projects WHERE id = $2`, [runId, id]);
+      await ds.query(
+        `INSERT INTO runs (id, owner_id, project_id, mode, state) SELECT $1, owner_id, id, 'chat', 'running' FROM projects WHERE id = $2`,
+        [runId, id],
+      );
       const r = await a.delete(`${P}/busy`);
       assert.equal(r.status, 409);
       assert.match(r.body.detail, /cancel/);
@@ -158,7 +193,8 @@ describe('projects and workspace files', () => {
     });
 
     test('unknown and malformed slugs are 404', async () => {
-      for (const slug of ['nope', 'UPPER', 'x'.repeat(65), '%00']) assert.equal((await a.get(`${P}/${slug}`)).status, 404, slug);
+      for (const slug of ['nope', 'UPPER', 'x'.repeat(65), '%00'])
+        assert.equal((await a.get(`${P}/${slug}`)).status, 404, slug);
     });
   });
 
@@ -186,7 +222,8 @@ describe('projects and workspace files', () => {
       assert.equal(old.body.content, '# one');
       assert.equal(old.body.revision, 1);
       assert.equal((await a.get(`${F}/docs/a/b.md?revision=9`)).status, 404);
-      for (const bad of ['0', '-1', 'abc', '1.5', '99999999999']) assert.equal((await a.get(`${F}/docs/a/b.md?revision=${bad}`)).status, 400, bad);
+      for (const bad of ['0', '-1', 'abc', '1.5', '99999999999'])
+        assert.equal((await a.get(`${F}/docs/a/b.md?revision=${bad}`)).status, 400, bad);
       assert.equal((await a.get(`${F}/docs/a/b.md?other=1`)).status, 400, 'unknown query fields are refused');
     });
 
@@ -210,7 +247,11 @@ describe('projects and workspace files', () => {
       assert.equal(list.status, 200);
       assert.deepEqual(
         list.body.map((x: { path: string; size: number; revision: number }) => [x.path, x.size, x.revision]),
-        [['docs/a/b.md', 6, 2], ['empty.md', 0, 1], ['notes/today.md', 1, 1]],
+        [
+          ['docs/a/b.md', 6, 2],
+          ['empty.md', 0, 1],
+          ['notes/today.md', 1, 1],
+        ],
       );
       assert.ok(list.body.every((x: { updated_at: string }) => !Number.isNaN(Date.parse(x.updated_at))));
     });
@@ -219,16 +260,38 @@ describe('projects and workspace files', () => {
       const revs = await a.get(`${F}/docs/a/b.md/revisions`);
       assert.equal(revs.status, 200);
       assert.deepEqual(Object.keys(revs.body[0]).sort(), ['change', 'created_at', 'revision', 'run_id', 'size']);
-      assert.deepEqual(revs.body.map((r: { revision: number; change: string; size: number; run_id: null }) => [r.revision, r.change, r.size, r.run_id]), [[2, 'modified', 6, null], [1, 'added', 5, null]]);
+      assert.deepEqual(
+        revs.body.map((r: { revision: number; change: string; size: number; run_id: null }) => [
+          r.revision,
+          r.change,
+          r.size,
+          r.run_id,
+        ]),
+        [
+          [2, 'modified', 6, null],
+          [1, 'added', 5, null],
+        ],
+      );
       const del = await a.delete(`${F}/docs/a/b.md`);
       assert.equal(del.status, 204);
       assert.equal((await a.get(`${F}/docs/a/b.md`)).status, 404);
       const after = (await a.get(`${F}/docs/a/b.md/revisions`)).body;
-      assert.deepEqual(after.map((r: { revision: number; change: string }) => [r.revision, r.change]), [[3, 'deleted'], [2, 'modified'], [1, 'added']]);
+      assert.deepEqual(
+        after.map((r: { revision: number; change: string }) => [r.revision, r.change]),
+        [
+          [3, 'deleted'],
+          [2, 'modified'],
+          [1, 'added'],
+        ],
+      );
       assert.equal(after[0].size, 0);
       assert.equal((await a.get(`${F}/docs/a/b.md?revision=1`)).body.content, '# one', 'history survives the delete');
       assert.equal((await a.get(`${F}/docs/a/b.md?revision=3`)).status, 404, 'the deletion has no content');
-      assert.deepEqual((await a.put(`${F}/docs/a/b.md`, { content: 'again' })).body, { path: 'docs/a/b.md', change: 'added', revision: 4 });
+      assert.deepEqual((await a.put(`${F}/docs/a/b.md`, { content: 'again' })).body, {
+        path: 'docs/a/b.md',
+        change: 'added',
+        revision: 4,
+      });
       assert.equal((await a.delete(`${F}/never.md`)).status, 404);
       assert.equal((await a.get(`${F}/never.md`)).status, 404);
       assert.equal((await a.get(`${F}/never.md/revisions`)).status, 404);
@@ -238,9 +301,16 @@ describe('projects and workspace files', () => {
       await a.put(`${F}/revisions`, { content: 'root file named revisions' });
       assert.equal((await a.get(`${F}/revisions`)).body.content, 'root file named revisions');
       const w = await a.put(`${F}/docs/revisions`, { content: 'a file named revisions in docs' });
-      assert.deepEqual(w.body, { path: 'docs/revisions', change: 'added', revision: 1 }, 'PUT always takes the whole path');
+      assert.deepEqual(
+        w.body,
+        { path: 'docs/revisions', change: 'added', revision: 1 },
+        'PUT always takes the whole path',
+      );
       assert.equal((await a.get(`${F}/docs%2Frevisions`)).body.content, 'a file named revisions in docs');
-      assert.deepEqual((await a.get(`${F}/docs/revisions/revisions`)).body.map((r: { change: string }) => r.change), ['added']);
+      assert.deepEqual(
+        (await a.get(`${F}/docs/revisions/revisions`)).body.map((r: { change: string }) => r.change),
+        ['added'],
+      );
       assert.equal((await a.get(`${F}/docs/revisions`)).status, 404, '"docs" itself has no revisions');
       assert.equal((await a.delete(`${F}/docs/revisions`)).status, 204);
     });
@@ -256,9 +326,17 @@ describe('projects and workspace files', () => {
 
     test('concurrent writers to one path get distinct, gap-free revisions', async () => {
       const n = 8;
-      const results = await Promise.all(Array.from({ length: n }, (_, i) => a.put(`${F}/race.md`, { content: `writer ${i}` })));
-      assert.ok(results.every((r) => r.status === 200), results.map((r) => r.status).join());
-      assert.deepEqual(results.map((r) => r.body.revision).sort((x, y) => x - y), Array.from({ length: n }, (_, i) => i + 1));
+      const results = await Promise.all(
+        Array.from({ length: n }, (_, i) => a.put(`${F}/race.md`, { content: `writer ${i}` })),
+      );
+      assert.ok(
+        results.every((r) => r.status === 200),
+        results.map((r) => r.status).join(),
+      );
+      assert.deepEqual(
+        results.map((r) => r.body.revision).sort((x, y) => x - y),
+        Array.from({ length: n }, (_, i) => i + 1),
+      );
       assert.deepEqual(results.map((r) => r.body.change).sort(), ['added', ...Array(n - 1).fill('modified')]);
       const file = (await a.get(`${F}/race.md`)).body;
       assert.equal(file.revision, n);

@@ -23,9 +23,21 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
 }
 
 async function onePack(c: Client, fake: FakeLlm): Promise<number> {
-  const model = await c.post('/studio/api/models', { label: 'Fake', provider: 'custom', model_id: 'fake-1', api_base: fake.openaiBase, api_key: 'sk-user-key' });
+  const model = await c.post('/studio/api/models', {
+    label: 'Fake',
+    provider: 'custom',
+    model_id: 'fake-1',
+    api_base: fake.openaiBase,
+    api_key: 'sk-user-key',
+  });
   assert.equal(model.status, 201, model.text);
-  const agent = await c.post('/studio/api/agents', { name: 'Scribe', role: 'writer', model_id: model.body.id, tool_allowlist: ['read_file'], max_iterations: 2 });
+  const agent = await c.post('/studio/api/agents', {
+    name: 'Scribe',
+    role: 'writer',
+    model_id: model.body.id,
+    tool_allowlist: ['read_file'],
+    max_iterations: 2,
+  });
   assert.equal(agent.status, 201, agent.text);
   const pack = await c.post('/studio/api/workflows', { name: 'Blip pack', domain: 'pdlc' });
   const g = await c.put(`/studio/api/workflows/${pack.body.id}/graph`, {
@@ -72,7 +84,11 @@ describe('the database fails under a running service', () => {
     const r = await a.put(`/agent/workflows/${slug}`, { domain: 'pdlc', stage: 'discover', pack_id: packId });
     assert.equal(r.status, 200, r.text);
   };
-  const stored = async (runId: string) => (await direct.query('SELECT seq, event FROM run_events WHERE run_id = $1 ORDER BY seq', [runId])).rows as Array<{ seq: number; event: string }>;
+  const stored = async (runId: string) =>
+    (await direct.query('SELECT seq, event FROM run_events WHERE run_id = $1 ORDER BY seq', [runId])).rows as Array<{
+      seq: number;
+      event: string;
+    }>;
 
   test('a blip mid-stream loses no event: the run ends done and its stored events are every seq once, in order', async () => {
     await bind('blip');
@@ -99,11 +115,19 @@ describe('the database fails under a running service', () => {
       s.events.map((e) => e.seq),
       'every event stored exactly once',
     );
-    assert.deepEqual(rows.map((r) => r.event), names(s.events));
+    assert.deepEqual(
+      rows.map((r) => r.event),
+      names(s.events),
+    );
     const run = (await direct.query('SELECT state, last_seq FROM runs WHERE id = $1', [runId])).rows[0];
     assert.equal(run.state, 'done');
-    const replay = await readStream(`${t.url}/agent/stream`, { headers: { cookie: a.cookie!, 'last-event-id': `${runId}:0` } });
-    assert.deepEqual(replay.events.map((e) => e.seq), s.events.map((e) => e.seq));
+    const replay = await readStream(`${t.url}/agent/stream`, {
+      headers: { cookie: a.cookie!, 'last-event-id': `${runId}:0` },
+    });
+    assert.deepEqual(
+      replay.events.map((e) => e.seq),
+      s.events.map((e) => e.seq),
+    );
   });
 
   test('the database down when the turn ends: error outcome_not_stored, then done, then close; the run is settled when it returns', async () => {
@@ -122,13 +146,23 @@ describe('the database fails under a running service', () => {
     assert.equal(s.events.at(-3)!.data.code, 'outcome_not_stored');
     // while the database is away the run is neither cancellable nor forgotten
     proxy.restore();
-    const run = await until('the run settled', async () => (await direct.query(`SELECT state FROM runs WHERE id = $1 AND state <> 'running'`, [runId])).rows[0]);
+    const run = await until(
+      'the run settled',
+      async () => (await direct.query(`SELECT state FROM runs WHERE id = $1 AND state <> 'running'`, [runId])).rows[0],
+    );
     assert.equal(run.state, 'done');
     const rows = await stored(runId);
-    assert.deepEqual(rows.map((r) => r.seq), s.events.map((e) => e.seq), 'every event stored exactly once');
+    assert.deepEqual(
+      rows.map((r) => r.seq),
+      s.events.map((e) => e.seq),
+      'every event stored exactly once',
+    );
     const h = await a.get('/agent/history/down');
     assert.equal(h.status, 200);
-    assert.deepEqual(h.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      h.body.messages.map((m: { role: string }) => m.role),
+      ['user', 'assistant'],
+    );
     assert.equal(h.body.messages[1].content, s.events.find((e) => e.event === 'done')!.data.reply);
   });
 
@@ -155,7 +189,10 @@ describe('the database fails under a running service', () => {
   test('a frozen database (connections accepted, never answered): 503 within the pool timeouts, not a hang', async () => {
     proxy.freeze();
     try {
-      const res = await fetch(`${t.url}/studio/api/projects`, { headers: { cookie: a.cookie! }, signal: AbortSignal.timeout(20_000) });
+      const res = await fetch(`${t.url}/studio/api/projects`, {
+        headers: { cookie: a.cookie! },
+        signal: AbortSignal.timeout(20_000),
+      });
       assert.equal(res.status, 503);
       assert.equal(res.headers.get('retry-after'), '5');
       assert.equal(((await res.json()) as { code: string }).code, 'database_unavailable');

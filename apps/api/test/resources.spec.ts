@@ -23,7 +23,13 @@ describe('models, skills and agents', () => {
   const fields = (r: { body: { errors?: Array<{ field: string }> } }) => (r.body.errors ?? []).map((e) => e.field);
 
   test('model CRUD keeps the api_key write-only and sealed', async () => {
-    const c = await a.post('/studio/api/models', { label: 'GPT', provider: 'vendor_a', model_id: 'gpt-x', api_key: KEY, temperature: 0.2 });
+    const c = await a.post('/studio/api/models', {
+      label: 'GPT',
+      provider: 'vendor_a',
+      model_id: 'gpt-x',
+      api_key: KEY,
+      temperature: 0.2,
+    });
     assert.equal(c.status, 201);
     assert.equal(c.body.has_api_key, true);
     assert.equal(c.body.owner_id !== null, true);
@@ -64,13 +70,24 @@ describe('models, skills and agents', () => {
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.ok(fields(r).includes(field), `${JSON.stringify(body)} → ${JSON.stringify(r.body.errors)}`);
     }
-    const ok = await a.post('/studio/api/models', { label: 'Ollama', provider: 'custom', model_id: 'llama3', api_base: 'http://127.0.0.1:11434/v1' });
+    const ok = await a.post('/studio/api/models', {
+      label: 'Ollama',
+      provider: 'custom',
+      model_id: 'llama3',
+      api_base: 'http://127.0.0.1:11434/v1',
+    });
     assert.equal(ok.status, 201, 'MODEL_HOSTS=any allows loopback');
   });
 
   test('server-owned fields are unknown fields and change nothing', async () => {
     const s = await a.post('/studio/api/skills', { name: 'Mine' });
-    for (const extra of [{ id: 999 }, { owner_id: 1 }, { is_system: true }, { created_at: '2020-01-01T00:00:00Z' }, { updated_at: 'x' }]) {
+    for (const extra of [
+      { id: 999 },
+      { owner_id: 1 },
+      { is_system: true },
+      { created_at: '2020-01-01T00:00:00Z' },
+      { updated_at: 'x' },
+    ]) {
       const r = await a.put(`/studio/api/skills/${s.body.id}`, { name: 'Hacked', ...extra });
       assert.equal(r.status, 400);
       assert.ok(fields(r).includes(Object.keys(extra)[0]));
@@ -84,7 +101,11 @@ describe('models, skills and agents', () => {
     const bad = await a.post('/studio/api/skills', { name: 's', tool_allowlist: ['read_file', 'rm_rf'] });
     assert.equal(bad.status, 400);
     assert.ok(fields(bad).some((f) => f.startsWith('tool_allowlist')));
-    const ok = await a.post('/studio/api/skills', { name: 's', prompt_md: '# Do it', tool_allowlist: ['read_file', 'read_file', 'write_file'] });
+    const ok = await a.post('/studio/api/skills', {
+      name: 's',
+      prompt_md: '# Do it',
+      tool_allowlist: ['read_file', 'read_file', 'write_file'],
+    });
     assert.equal(ok.status, 201);
     assert.deepEqual(ok.body.tool_allowlist, ['read_file', 'write_file']);
     const long = await a.post('/studio/api/skills', { name: 's', prompt_md: 'x'.repeat(65537) });
@@ -94,11 +115,23 @@ describe('models, skills and agents', () => {
   test('agents reference visible models and skills; referenced deletes are 409 naming the referrer', async () => {
     const m = await a.post('/studio/api/models', { label: 'M', provider: 'vendor_b', model_id: 'claude' });
     const s = await a.post('/studio/api/skills', { name: 'S', tool_allowlist: ['list_files'] });
-    const ag = await a.post('/studio/api/agents', { name: 'Writer', role: 'writes', model_id: m.body.id, skill_ids: [s.body.id], tool_allowlist: ['write_file'] });
+    const ag = await a.post('/studio/api/agents', {
+      name: 'Writer',
+      role: 'writes',
+      model_id: m.body.id,
+      skill_ids: [s.body.id],
+      tool_allowlist: ['write_file'],
+    });
     assert.equal(ag.status, 201);
     assert.equal(ag.body.max_iterations, 8);
     assert.deepEqual(ag.body.skill_ids, [s.body.id]);
-    for (const body of [{ name: 'x', max_iterations: 51 }, { name: 'x', max_iterations: 0 }, { name: 'x', model_id: 999999 }, { name: 'x', skill_ids: [999999] }, { name: 'x', tool_allowlist: ['nope'] }]) {
+    for (const body of [
+      { name: 'x', max_iterations: 51 },
+      { name: 'x', max_iterations: 0 },
+      { name: 'x', model_id: 999999 },
+      { name: 'x', skill_ids: [999999] },
+      { name: 'x', tool_allowlist: ['nope'] },
+    ]) {
       assert.equal((await a.post('/studio/api/agents', body)).status, 400, JSON.stringify(body));
     }
     const dm = await a.delete(`/studio/api/models/${m.body.id}`);
@@ -113,10 +146,19 @@ describe('models, skills and agents', () => {
   });
 
   test("another user's records are 404 on every verb and cannot be referenced", async () => {
-    const m = await a.post('/studio/api/models', { label: 'A model', provider: 'vendor_a', model_id: 'x', api_key: KEY });
+    const m = await a.post('/studio/api/models', {
+      label: 'A model',
+      provider: 'vendor_a',
+      model_id: 'x',
+      api_key: KEY,
+    });
     const s = await a.post('/studio/api/skills', { name: 'A skill' });
     const ag = await a.post('/studio/api/agents', { name: 'A agent' });
-    for (const [kind, id] of [['models', m.body.id], ['skills', s.body.id], ['agents', ag.body.id]] as const) {
+    for (const [kind, id] of [
+      ['models', m.body.id],
+      ['skills', s.body.id],
+      ['agents', ag.body.id],
+    ] as const) {
       assert.equal((await b.get(`/studio/api/${kind}/${id}`)).status, 404);
       assert.equal((await b.put(`/studio/api/${kind}/${id}`, { name: 'x' })).status, kind === 'models' ? 400 : 404);
       assert.equal((await b.put(`/studio/api/${kind}/${id}`, {})).status, 404);
@@ -131,7 +173,9 @@ describe('models, skills and agents', () => {
 
   test('system records are visible to all and read-only ("clone it")', async () => {
     const ds = t.created.app.get(DataSource);
-    const sys = await ds.getRepository(Model).save({ label: 'Sys', provider: 'vendor_a', model_id: 'm', owner_id: null, is_system: true } as Model);
+    const sys = await ds
+      .getRepository(Model)
+      .save({ label: 'Sys', provider: 'vendor_a', model_id: 'm', owner_id: null, is_system: true } as Model);
     for (const c of [a, b]) {
       assert.equal((await c.get(`/studio/api/models/${sys.id}`)).status, 200);
       const put = await c.put(`/studio/api/models/${sys.id}`, { label: 'x' });
@@ -140,14 +184,22 @@ describe('models, skills and agents', () => {
       assert.equal((await c.delete(`/studio/api/models/${sys.id}`)).status, 403);
     }
     const agents = await b.get('/studio/api/agents');
-    assert.ok(agents.body.some((x: Agent) => x.is_system), 'seeded system agents are listed');
+    assert.ok(
+      agents.body.some((x: Agent) => x.is_system),
+      'seeded system agents are listed',
+    );
   });
 
   test('lists are newest first; malformed and unknown ids', async () => {
     const one = await b.post('/studio/api/skills', { name: 'first' });
     const two = await b.post('/studio/api/skills', { name: 'second' });
-    const own = (await b.get('/studio/api/skills')).body.filter((s: { owner_id: number | null }) => s.owner_id !== null);
-    assert.deepEqual(own.slice(0, 2).map((s: { id: number }) => s.id), [two.body.id, one.body.id]);
+    const own = (await b.get('/studio/api/skills')).body.filter(
+      (s: { owner_id: number | null }) => s.owner_id !== null,
+    );
+    assert.deepEqual(
+      own.slice(0, 2).map((s: { id: number }) => s.id),
+      [two.body.id, one.body.id],
+    );
     assert.equal((await b.get('/studio/api/models/abc')).status, 400);
     assert.equal((await b.get('/studio/api/models/999999')).status, 404);
     assert.equal((await b.get('/studio/api/models/99999999999')).status, 404);

@@ -18,12 +18,25 @@ describe('runs', () => {
 
   beforeAll(async () => {
     fake = await FakeLlm.start();
-    t = await startApp({ config: { llm: { provider: 'custom', model: 'fake', apiBase: fake.openaiBase, apiKey: 'sk-x' } } });
+    t = await startApp({
+      config: { llm: { provider: 'custom', model: 'fake', apiBase: fake.openaiBase, apiKey: 'sk-x' } },
+    });
     a = new Client(t.url);
     await a.login(ADMIN.username, ADMIN.password);
     b = await newUser(t.url, a, 'runs-other');
-    const model = await a.post('/studio/api/models', { label: 'Fake', provider: 'custom', model_id: 'fake-1', api_base: fake.openaiBase, api_key: 'sk-user-key' });
-    const agent = await a.post('/studio/api/agents', { name: 'Scribe', role: 'writer', model_id: model.body.id, tool_allowlist: [] });
+    const model = await a.post('/studio/api/models', {
+      label: 'Fake',
+      provider: 'custom',
+      model_id: 'fake-1',
+      api_base: fake.openaiBase,
+      api_key: 'sk-user-key',
+    });
+    const agent = await a.post('/studio/api/agents', {
+      name: 'Scribe',
+      role: 'writer',
+      model_id: model.body.id,
+      tool_allowlist: [],
+    });
     const pack = await a.post('/studio/api/workflows', { name: 'Runs pack', domain: 'pdlc' });
     const g = await a.put(`/studio/api/workflows/${pack.body.id}/graph`, {
       nodes: [{ node_key: 'write', type: 'agent', agent_id: agent.body.id, stage_label: 'discover' }],
@@ -32,7 +45,10 @@ describe('runs', () => {
     assert.equal(g.status, 200, g.text);
     packId = pack.body.id;
     for (const slug of ['one', 'two']) {
-      assert.equal((await a.put(`/agent/workflows/${slug}`, { domain: 'pdlc', stage: 'discover', pack_id: packId })).status, 200);
+      assert.equal(
+        (await a.put(`/agent/workflows/${slug}`, { domain: 'pdlc', stage: 'discover', pack_id: packId })).status,
+        200,
+      );
     }
   });
   afterAll(async () => {
@@ -74,7 +90,9 @@ describe('runs', () => {
     assert.equal(failed.state, 'error');
     assert.ok(failed.error.code, JSON.stringify(failed));
     fake.enqueue({ text: 'streamed' });
-    const s = await readStream(`${t.url}/agent/stream?project_slug=two&message=again`, { headers: { cookie: a.cookie! } });
+    const s = await readStream(`${t.url}/agent/stream?project_slug=two&message=again`, {
+      headers: { cookie: a.cookie! },
+    });
     const runId = s.events[0].id.split(':')[0];
     const r = await a.get(`/agent/runs/${runId}`);
     assert.equal(r.body.mode, 'stream');
@@ -92,14 +110,21 @@ describe('runs', () => {
     assert.equal(all.body.runs.length, 4);
     assert.ok(all.body.runs.every((r: { project_slug: string }) => r.project_slug === 'one'));
     const times = all.body.runs.map((r: { created_at: string }) => Date.parse(r.created_at));
-    assert.deepEqual(times, [...times].sort((x, y) => y - x), 'newest first');
+    assert.deepEqual(
+      times,
+      [...times].sort((x, y) => y - x),
+      'newest first',
+    );
     assert.equal(all.body.next_before, null);
 
     const page1 = await a.get('/agent/runs?project_slug=one&limit=3');
     assert.equal(page1.body.runs.length, 3);
     assert.equal(page1.body.next_before, page1.body.runs[2].id);
     const page2 = await a.get(`/agent/runs?project_slug=one&limit=3&before=${page1.body.next_before}`);
-    assert.deepEqual(page2.body.runs.map((r: { id: string }) => r.id), [all.body.runs[3].id]);
+    assert.deepEqual(
+      page2.body.runs.map((r: { id: string }) => r.id),
+      [all.body.runs[3].id],
+    );
     assert.equal(page2.body.next_before, null);
 
     const mine = await a.get('/agent/runs');

@@ -27,8 +27,12 @@ function freePort(): Promise<number> {
 }
 
 /** Resolves with how the child exited, or null when it is still running after `ms` (a bounded wait). */
-function exited(child: ChildProcess, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+function exited(
+  child: ChildProcess,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null } | null> {
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(null), ms);
     child.once('exit', (code, signal) => {
@@ -82,7 +86,10 @@ test('SIGTERM with a stream on a provider that never answers: the stream ends, t
   const up = Date.now() + 60_000;
   for (;;) {
     assert.equal(child.exitCode, null, `the server exited early:\n${logs.join('')}`);
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     assert.ok(Date.now() < up, `the server did not start:\n${logs.join('')}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -102,7 +109,11 @@ test('SIGTERM with a stream on a provider that never answers: the stream ends, t
   const exit = await exited(child, DEADLINE_MS + 15_000);
   assert.ok(exit, `still running long after SIGTERM:\n${logs.join('')}`);
   const s = await reading;
-  assert.notEqual(exit.code, 1, `exited by the deadline backstop, not by a clean shutdown:\n${logs.join('')}\n${JSON.stringify(s.events.map((e) => e.event))}`);
+  assert.notEqual(
+    exit.code,
+    1,
+    `exited by the deadline backstop, not by a clean shutdown:\n${logs.join('')}\n${JSON.stringify(s.events.map((e) => e.event))}`,
+  );
   assert.deepEqual(names(s.events).slice(-4), ['error', 'workflow', 'done', 'close']);
   assert.equal(s.events.find((e) => e.event === 'error')!.data.code, 'server_shutdown');
   assert.equal(s.events.find((e) => e.event === 'done')!.data.state, 'interrupted');
@@ -113,8 +124,14 @@ test('SIGTERM with a stream on a provider that never answers: the stream ends, t
   try {
     const run = (await pg.query('SELECT state FROM runs WHERE id = $1', [runId])).rows[0];
     assert.equal(run.state, 'interrupted', 'the run is not left running');
-    const stored = (await pg.query('SELECT seq FROM run_events WHERE run_id = $1 ORDER BY seq', [runId])).rows.map((r) => r.seq);
-    assert.deepEqual(stored, s.events.map((e) => e.seq), 'a replay after the restart shows the whole stream');
+    const stored = (await pg.query('SELECT seq FROM run_events WHERE run_id = $1 ORDER BY seq', [runId])).rows.map(
+      (r) => r.seq,
+    );
+    assert.deepEqual(
+      stored,
+      s.events.map((e) => e.seq),
+      'a replay after the restart shows the whole stream',
+    );
   } finally {
     await pg.end();
   }

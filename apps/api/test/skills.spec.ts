@@ -9,7 +9,18 @@ import { ADMIN, startApp, type TestApp } from './support/app';
 import { Client, newUser, type Res } from './support/http';
 
 const API = '/studio/api/skills';
-const RECORD_KEYS = ['artifact_hint', 'created_at', 'description', 'id', 'is_system', 'name', 'owner_id', 'prompt_md', 'tool_allowlist', 'updated_at'];
+const RECORD_KEYS = [
+  'artifact_hint',
+  'created_at',
+  'description',
+  'id',
+  'is_system',
+  'name',
+  'owner_id',
+  'prompt_md',
+  'tool_allowlist',
+  'updated_at',
+];
 
 const fields = (r: Res) => (r.body?.errors ?? []).map((e: { field: string }) => e.field);
 function expectStatus(r: Res, status: number, what = '') {
@@ -45,7 +56,12 @@ describe('skills', () => {
     expectStatus(bare, 201);
     assert.deepEqual(Object.keys(bare.body).sort(), RECORD_KEYS);
     assert.deepEqual(
-      { description: bare.body.description, prompt_md: bare.body.prompt_md, tool_allowlist: bare.body.tool_allowlist, artifact_hint: bare.body.artifact_hint },
+      {
+        description: bare.body.description,
+        prompt_md: bare.body.prompt_md,
+        tool_allowlist: bare.body.tool_allowlist,
+        artifact_hint: bare.body.artifact_hint,
+      },
       { description: '', prompt_md: '', tool_allowlist: [], artifact_hint: '' },
       'defaults',
     );
@@ -102,7 +118,12 @@ describe('skills', () => {
     for (const [body, field] of cases) expect400(await a.post(API, body), field, JSON.stringify(body).slice(0, 80));
     assert.equal(await count(), before, 'nothing was created');
 
-    const max = await a.post(API, { name: 'n'.repeat(200), description: 'd'.repeat(65536), prompt_md: 'p'.repeat(65536), artifact_hint: 'a'.repeat(512) });
+    const max = await a.post(API, {
+      name: 'n'.repeat(200),
+      description: 'd'.repeat(65536),
+      prompt_md: 'p'.repeat(65536),
+      artifact_hint: 'a'.repeat(512),
+    });
     expectStatus(max, 201, 'the limits themselves are accepted');
     assert.equal(max.body.prompt_md.length, 65536);
 
@@ -128,12 +149,22 @@ describe('skills', () => {
     assert.match(bad.body.errors[0].message, /rm_rf/);
     expect400(await a.post(API, { name: 's', tool_allowlist: 'read_file' }), 'tool_allowlist', 'not an array');
     expect400(await a.post(API, { name: 's', tool_allowlist: [1] }), 'tool_allowlist', 'not strings');
-    expect400(await a.post(API, { name: 's', tool_allowlist: new Array(17).fill('read_file') }), 'tool_allowlist', '17 items');
+    expect400(
+      await a.post(API, { name: 's', tool_allowlist: new Array(17).fill('read_file') }),
+      'tool_allowlist',
+      '17 items',
+    );
 
-    const ok = await a.post(API, { name: 's', tool_allowlist: ['write_file', 'read_file', 'write_file', 'list_files', 'read_file'] });
+    const ok = await a.post(API, {
+      name: 's',
+      tool_allowlist: ['write_file', 'read_file', 'write_file', 'list_files', 'read_file'],
+    });
     expectStatus(ok, 201);
     assert.deepEqual(ok.body.tool_allowlist, ['write_file', 'read_file', 'list_files']);
-    const all = await a.post(API, { name: 'all', tool_allowlist: ['list_files', 'read_file', 'write_file', 'edit_file', 'search_files'] });
+    const all = await a.post(API, {
+      name: 'all',
+      tool_allowlist: ['list_files', 'read_file', 'write_file', 'edit_file', 'search_files'],
+    });
     expectStatus(all, 201);
     const sixteen = await a.post(API, { name: 's', tool_allowlist: new Array(16).fill('edit_file') });
     expectStatus(sixteen, 201);
@@ -141,7 +172,11 @@ describe('skills', () => {
 
     const upd = await a.put(`${API}/${ok.body.id}`, { tool_allowlist: ['search_files', 'nope'] });
     expect400(upd, 'tool_allowlist[1]');
-    assert.deepEqual((await a.get(`${API}/${ok.body.id}`)).body.tool_allowlist, ['write_file', 'read_file', 'list_files'], 'unchanged');
+    assert.deepEqual(
+      (await a.get(`${API}/${ok.body.id}`)).body.tool_allowlist,
+      ['write_file', 'read_file', 'list_files'],
+      'unchanged',
+    );
     const upd2 = await a.put(`${API}/${ok.body.id}`, { tool_allowlist: ['search_files', 'search_files', 'edit_file'] });
     assert.deepEqual(upd2.body.tool_allowlist, ['search_files', 'edit_file']);
   });
@@ -149,7 +184,14 @@ describe('skills', () => {
   test('server-owned and unknown fields are 400 and change nothing', async () => {
     const s = await a.post(API, { name: 'Mine' });
     const before = await count();
-    for (const extra of [{ id: 999 }, { owner_id: 1 }, { is_system: true }, { created_at: '2020-01-01T00:00:00Z' }, { updated_at: '2020-01-01T00:00:00Z' }, { tools: [] }] as Array<Record<string, unknown>>) {
+    for (const extra of [
+      { id: 999 },
+      { owner_id: 1 },
+      { is_system: true },
+      { created_at: '2020-01-01T00:00:00Z' },
+      { updated_at: '2020-01-01T00:00:00Z' },
+      { tools: [] },
+    ] as Array<Record<string, unknown>>) {
       const field = Object.keys(extra)[0];
       expect400(await a.put(`${API}/${s.body.id}`, { name: 'Hacked', ...extra }), field, `PUT ${field}`);
       expect400(await a.post(API, { name: 'New', ...extra }), field, `POST ${field}`);
@@ -161,7 +203,12 @@ describe('skills', () => {
   test("another user's skill is 404 on every verb and absent from their list", async () => {
     const s = await a.post(API, { name: 'Alice secret skill', prompt_md: 'alice-prompt' });
     const id = s.body.id;
-    for (const r of [await b.get(`${API}/${id}`), await b.put(`${API}/${id}`, { name: 'mine now' }), await b.put(`${API}/${id}`, {}), await b.delete(`${API}/${id}`)]) {
+    for (const r of [
+      await b.get(`${API}/${id}`),
+      await b.put(`${API}/${id}`, { name: 'mine now' }),
+      await b.put(`${API}/${id}`, {}),
+      await b.delete(`${API}/${id}`),
+    ]) {
       expectStatus(r, 404);
       assert.ok(!r.text.includes('alice-prompt') && !r.text.includes('Alice secret skill'));
     }
@@ -170,7 +217,15 @@ describe('skills', () => {
   });
 
   test('system skills: both users read them; PUT and DELETE are 403 "clone it"', async () => {
-    const sys = await ds.getRepository(Skill).save({ name: 'System skill', prompt_md: 'sys', owner_id: null, is_system: true, tool_allowlist: ['read_file'] } as Skill);
+    const sys = await ds
+      .getRepository(Skill)
+      .save({
+        name: 'System skill',
+        prompt_md: 'sys',
+        owner_id: null,
+        is_system: true,
+        tool_allowlist: ['read_file'],
+      } as Skill);
     for (const c of [a, b]) {
       const g = await c.get(`${API}/${sys.id}`);
       expectStatus(g, 200);
@@ -195,7 +250,10 @@ describe('skills', () => {
     expectStatus(w, 201);
     const del = await a.delete(`${API}/${s.body.id}`);
     expectStatus(del, 409);
-    assert.equal(del.body.detail, `Skill ${s.body.id} is used by agents: Writer (${w.body.id}), Reviewer (${r.body.id}).`);
+    assert.equal(
+      del.body.detail,
+      `Skill ${s.body.id} is used by agents: Writer (${w.body.id}), Reviewer (${r.body.id}).`,
+    );
     expectStatus(await a.get(`${API}/${s.body.id}`), 200);
     expectStatus(await a.put(`/studio/api/agents/${w.body.id}`, { skill_ids: [other.body.id] }), 200);
     expectStatus(await a.delete(`/studio/api/agents/${r.body.id}`), 204);
@@ -208,10 +266,14 @@ describe('skills', () => {
   test('a 409 names at most 20 referrers and counts the rest', async () => {
     const s = await b.post(API, { name: 'Popular' });
     const ids: number[] = [];
-    for (let i = 1; i <= 22; i++) ids.push((await b.post('/studio/api/agents', { name: `Agent ${i}`, skill_ids: [s.body.id] })).body.id);
+    for (let i = 1; i <= 22; i++)
+      ids.push((await b.post('/studio/api/agents', { name: `Agent ${i}`, skill_ids: [s.body.id] })).body.id);
     const del = await b.delete(`${API}/${s.body.id}`);
     expectStatus(del, 409);
-    const named = ids.slice(0, 20).map((id, i) => `Agent ${i + 1} (${id})`).join(', ');
+    const named = ids
+      .slice(0, 20)
+      .map((id, i) => `Agent ${i + 1} (${id})`)
+      .join(', ');
     assert.equal(del.body.detail, `Skill ${s.body.id} is used by agents: ${named} and 2 more.`);
   });
 
@@ -220,8 +282,15 @@ describe('skills', () => {
     const two = await b.post(API, { name: 'second' });
     const three = await b.post(API, { name: 'third' });
     const list = (await b.get(API)).body as Array<{ id: number; owner_id: number | null; created_at: string }>;
-    assert.deepEqual(list.filter((x) => x.owner_id !== null).slice(0, 3).map((x) => x.id), [three.body.id, two.body.id, one.body.id]);
-    for (let i = 1; i < list.length; i++) assert.ok(Date.parse(list[i - 1].created_at) >= Date.parse(list[i].created_at), 'sorted by created_at desc');
+    assert.deepEqual(
+      list
+        .filter((x) => x.owner_id !== null)
+        .slice(0, 3)
+        .map((x) => x.id),
+      [three.body.id, two.body.id, one.body.id],
+    );
+    for (let i = 1; i < list.length; i++)
+      assert.ok(Date.parse(list[i - 1].created_at) >= Date.parse(list[i].created_at), 'sorted by created_at desc');
   });
 
   test('malformed ids are 400, unknown ids 404', async () => {

@@ -21,12 +21,28 @@ describe('turn admission', () => {
   beforeAll(async () => {
     fake = await FakeLlm.start({ defaultTurn: { hang: true } });
     t = await startApp({
-      config: { maxRunsPerUser: MAX_RUNS, maxDemoRunsPerClient: 2, maxStreamsPerUser: 20, llm: { provider: 'custom', model: 'fake', apiBase: fake.openaiBase, apiKey: 'sk-x' } },
+      config: {
+        maxRunsPerUser: MAX_RUNS,
+        maxDemoRunsPerClient: 2,
+        maxStreamsPerUser: 20,
+        llm: { provider: 'custom', model: 'fake', apiBase: fake.openaiBase, apiKey: 'sk-x' },
+      },
     });
     a = new Client(t.url);
     await a.login(ADMIN.username, ADMIN.password);
-    const model = await a.post('/studio/api/models', { label: 'Fake', provider: 'custom', model_id: 'fake-1', api_base: fake.openaiBase, api_key: 'sk-user-key' });
-    const agent = await a.post('/studio/api/agents', { name: 'Scribe', role: 'writer', model_id: model.body.id, tool_allowlist: [] });
+    const model = await a.post('/studio/api/models', {
+      label: 'Fake',
+      provider: 'custom',
+      model_id: 'fake-1',
+      api_base: fake.openaiBase,
+      api_key: 'sk-user-key',
+    });
+    const agent = await a.post('/studio/api/agents', {
+      name: 'Scribe',
+      role: 'writer',
+      model_id: model.body.id,
+      tool_allowlist: [],
+    });
     const pack = await a.post('/studio/api/workflows', { name: 'Hang pack', domain: 'pdlc' });
     const g = await a.put(`/studio/api/workflows/${pack.body.id}/graph`, {
       nodes: [{ node_key: 'write', type: 'agent', agent_id: agent.body.id, stage_label: 'discover' }],
@@ -34,23 +50,34 @@ describe('turn admission', () => {
     });
     assert.equal(g.status, 200, g.text);
     packId = pack.body.id;
-    systemPack = (await a.get('/agent/workflows')).body.workflows.find((w: { slug: string }) => w.slug === 'pdlc').pack_id;
+    systemPack = (await a.get('/agent/workflows')).body.workflows.find(
+      (w: { slug: string }) => w.slug === 'pdlc',
+    ).pack_id;
   });
   afterAll(async () => {
     await t.close();
     await fake.close();
   });
 
-  const bind = async (c: Client, slug: string, pack = packId) => assert.equal((await c.put(`/agent/workflows/${slug}`, { domain: 'pdlc', stage: 'discover', pack_id: pack })).status, 200);
+  const bind = async (c: Client, slug: string, pack = packId) =>
+    assert.equal(
+      (await c.put(`/agent/workflows/${slug}`, { domain: 'pdlc', stage: 'discover', pack_id: pack })).status,
+      200,
+    );
   /** Starts a turn on a stream and returns once its first event names the run (the model then hangs). */
   const startHanging = async (c: Client, slug: string) => {
-    const s = await readStream(`${t.url}/agent/stream?project_slug=${slug}&message=hi`, { headers: { cookie: c.cookie! }, stopAfter: 1 });
+    const s = await readStream(`${t.url}/agent/stream?project_slug=${slug}&message=hi`, {
+      headers: { cookie: c.cookie! },
+      stopAfter: 1,
+    });
     return { status: s.status, body: s.body, runId: s.events[0]?.id.split(':')[0] };
   };
   /** Cancels a run and reads its log to `close`, so it has ended when this returns. */
   const stop = async (c: Client, runId: string) => {
     assert.equal((await c.post(`/agent/runs/${runId}/cancel`)).status, 202);
-    const rest = await readStream(`${t.url}/agent/stream`, { headers: { cookie: c.cookie!, 'last-event-id': `${runId}:0` } });
+    const rest = await readStream(`${t.url}/agent/stream`, {
+      headers: { cookie: c.cookie!, 'last-event-id': `${runId}:0` },
+    });
     assert.equal(names(rest.events).at(-1), 'close');
   };
 
@@ -63,14 +90,20 @@ describe('turn admission', () => {
     assert.equal(chat.body.code, 'turn_in_progress');
     assert.equal(chat.body.run_id, first.runId);
     assert.match(chat.body.detail, new RegExp(first.runId));
-    const stream = await readStream(`${t.url}/agent/stream?project_slug=busy&message=again`, { headers: { cookie: a.cookie! } });
+    const stream = await readStream(`${t.url}/agent/stream?project_slug=busy&message=again`, {
+      headers: { cookie: a.cookie! },
+    });
     assert.equal(stream.status, 409);
     assert.equal(stream.body.run_id, first.runId);
     const advance = await a.post('/agent/chat', { project_slug: 'busy', advance: true });
     assert.equal(advance.status, 409);
     assert.equal(advance.body.code, 'turn_in_progress');
     const history = (await a.get('/agent/history/busy')).body.messages;
-    assert.deepEqual(history.map((m: { content: string }) => m.content), ['hi'], 'the refused messages are not recorded');
+    assert.deepEqual(
+      history.map((m: { content: string }) => m.content),
+      ['hi'],
+      'the refused messages are not recorded',
+    );
 
     await stop(a, first.runId);
     fake.enqueue({ text: 'now it is free' });
@@ -130,13 +163,20 @@ describe('turn admission', () => {
   test('five concurrent advances move the project exactly one stage per accepted advance', async () => {
     const c = await newUser(t.url, a, 'mover');
     await bind(c, 'steps', systemPack);
-    const all = await Promise.all(Array.from({ length: 5 }, () => c.post('/agent/chat', { project_slug: 'steps', advance: true })));
+    const all = await Promise.all(
+      Array.from({ length: 5 }, () => c.post('/agent/chat', { project_slug: 'steps', advance: true })),
+    );
     const accepted = all.filter((r) => r.status === 200);
     assert.ok(accepted.length >= 1);
-    for (const r of all) assert.ok(r.status === 200 || (r.status === 409 && r.body.code === 'turn_in_progress'), r.text);
+    for (const r of all)
+      assert.ok(r.status === 200 || (r.status === 409 && r.body.code === 'turn_in_progress'), r.text);
     const stages = ['discover', 'design', 'develop', 'test', 'deploy', 'iterate'];
     const state = (await c.get('/agent/workflows/steps')).body;
     assert.equal(state.stage, stages[accepted.length], JSON.stringify(all.map((r) => r.status)));
-    assert.deepEqual(accepted.map((r) => r.body.stage).sort(), stages.slice(1, accepted.length + 1).sort(), 'each accepted advance made its own move');
+    assert.deepEqual(
+      accepted.map((r) => r.body.stage).sort(),
+      stages.slice(1, accepted.length + 1).sort(),
+      'each accepted advance made its own move',
+    );
   });
 });

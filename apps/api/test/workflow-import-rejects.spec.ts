@@ -58,7 +58,9 @@ describe('workflow export and import', () => {
     alice = await newUser(t.url, admin, 'alice');
     aliceId = (await alice.get('/auth/me')).body.id;
 
-    pdlcId = (await alice.get(API)).body.find((w: { slug: string; is_system: boolean }) => w.slug === 'pdlc' && w.is_system).id;
+    pdlcId = (await alice.get(API)).body.find(
+      (w: { slug: string; is_system: boolean }) => w.slug === 'pdlc' && w.is_system,
+    ).id;
     const pdlcGraph = (await alice.get(`${API}/${pdlcId}/graph`)).body;
     systemAgentId = pdlcGraph.nodes.find((n: { node_key: string }) => n.node_key === 'design').agent_id;
 
@@ -68,27 +70,167 @@ describe('workflow export and import', () => {
     const skills = ds.getRepository(Skill);
     const agents = ds.getRepository(Agent);
     const own = { owner_id: aliceId, is_system: false };
-    ids.local = (await models.save(models.create({ ...own, label: 'Local llama', provider: 'custom', model_id: 'llama3.1:8b', api_base: 'http://localhost:11434/v1', temperature: 0.7, max_tokens: 2048, api_key_sealed: sealed }))).id;
-    ids.openai = (await models.save(models.create({ ...own, label: 'GPT', provider: 'vendor_a', model_id: 'gpt-4o-mini', api_base: null, temperature: null, max_tokens: null }))).id;
-    ids.unused = (await models.save(models.create({ ...own, label: 'Unused', provider: 'vendor_b', model_id: 'claude', api_key_sealed: sealed }))).id;
-    ids.research = (await skills.save(skills.create({ ...own, name: 'Research', description: 'find sources', prompt_md: '# Research\nCite everything.', tool_allowlist: ['read_file', 'search_files'], artifact_hint: 'docs/sources.md' }))).id;
-    ids.writing = (await skills.save(skills.create({ ...own, name: 'Writing', prompt_md: 'Write plainly.', tool_allowlist: ['write_file'] }))).id;
-    ids.researcher = (await agents.save(agents.create({ ...own, name: 'Researcher', role: 'analyst', system_prompt: 'You research.', model_id: ids.local, skill_ids: [ids.writing, ids.research], tool_allowlist: ['list_files'], max_iterations: 5 }))).id;
-    ids.writer = (await agents.save(agents.create({ ...own, name: 'Writer', role: 'writer', system_prompt: 'You write.', model_id: null, skill_ids: [ids.writing] }))).id;
-    ids.editor = (await agents.save(agents.create({ ...own, name: 'Editor', model_id: ids.openai, skill_ids: [], tool_allowlist: ['read_file', 'edit_file'], max_iterations: 50 }))).id;
+    ids.local = (
+      await models.save(
+        models.create({
+          ...own,
+          label: 'Local llama',
+          provider: 'custom',
+          model_id: 'llama3.1:8b',
+          api_base: 'http://localhost:11434/v1',
+          temperature: 0.7,
+          max_tokens: 2048,
+          api_key_sealed: sealed,
+        }),
+      )
+    ).id;
+    ids.openai = (
+      await models.save(
+        models.create({
+          ...own,
+          label: 'GPT',
+          provider: 'vendor_a',
+          model_id: 'gpt-4o-mini',
+          api_base: null,
+          temperature: null,
+          max_tokens: null,
+        }),
+      )
+    ).id;
+    ids.unused = (
+      await models.save(
+        models.create({ ...own, label: 'Unused', provider: 'vendor_b', model_id: 'claude', api_key_sealed: sealed }),
+      )
+    ).id;
+    ids.research = (
+      await skills.save(
+        skills.create({
+          ...own,
+          name: 'Research',
+          description: 'find sources',
+          prompt_md: '# Research\nCite everything.',
+          tool_allowlist: ['read_file', 'search_files'],
+          artifact_hint: 'docs/sources.md',
+        }),
+      )
+    ).id;
+    ids.writing = (
+      await skills.save(
+        skills.create({ ...own, name: 'Writing', prompt_md: 'Write plainly.', tool_allowlist: ['write_file'] }),
+      )
+    ).id;
+    ids.researcher = (
+      await agents.save(
+        agents.create({
+          ...own,
+          name: 'Researcher',
+          role: 'analyst',
+          system_prompt: 'You research.',
+          model_id: ids.local,
+          skill_ids: [ids.writing, ids.research],
+          tool_allowlist: ['list_files'],
+          max_iterations: 5,
+        }),
+      )
+    ).id;
+    ids.writer = (
+      await agents.save(
+        agents.create({
+          ...own,
+          name: 'Writer',
+          role: 'writer',
+          system_prompt: 'You write.',
+          model_id: null,
+          skill_ids: [ids.writing],
+        }),
+      )
+    ).id;
+    ids.editor = (
+      await agents.save(
+        agents.create({
+          ...own,
+          name: 'Editor',
+          model_id: ids.openai,
+          skill_ids: [],
+          tool_allowlist: ['read_file', 'edit_file'],
+          max_iterations: 50,
+        }),
+      )
+    ).id;
 
-    const created = await alice.post(API, { name: 'Writing pack', domain: 'writing', description: 'essays', stages: ['research', 'draft', 'edit'] });
+    const created = await alice.post(API, {
+      name: 'Writing pack',
+      domain: 'writing',
+      description: 'essays',
+      stages: ['research', 'draft', 'edit'],
+    });
     expectStatus(created, 201);
     packId = created.body.id;
     const graph = {
       nodes: [
-        { node_key: 'research', type: 'agent', agent_id: ids.researcher, stage_label: 'research', config: { artifact: 'docs/sources.md', tone: { formal: true } }, position_x: 0, position_y: 0 },
-        { node_key: 'check', type: 'branch', agent_id: null, stage_label: 'research', config: {}, position_x: 200, position_y: 0 },
-        { node_key: 'draft', type: 'agent', agent_id: ids.writer, stage_label: 'draft', config: { artifact: 'docs/draft.md' }, position_x: 400, position_y: -50.5 },
-        { node_key: 'review', type: 'agent', agent_id: systemAgentId, stage_label: 'draft', config: {}, position_x: 400, position_y: 50 },
-        { node_key: 'draft-gate', type: 'gate', agent_id: null, stage_label: 'draft', config: {}, position_x: 600, position_y: 0 },
-        { node_key: 'edit', type: 'agent', agent_id: ids.editor, stage_label: 'edit', config: { artifact: 'docs/final.md' }, position_x: 800, position_y: 0 },
-        { node_key: 'again', type: 'agent', agent_id: ids.researcher, stage_label: 'edit', config: {}, position_x: 800, position_y: 120 },
+        {
+          node_key: 'research',
+          type: 'agent',
+          agent_id: ids.researcher,
+          stage_label: 'research',
+          config: { artifact: 'docs/sources.md', tone: { formal: true } },
+          position_x: 0,
+          position_y: 0,
+        },
+        {
+          node_key: 'check',
+          type: 'branch',
+          agent_id: null,
+          stage_label: 'research',
+          config: {},
+          position_x: 200,
+          position_y: 0,
+        },
+        {
+          node_key: 'draft',
+          type: 'agent',
+          agent_id: ids.writer,
+          stage_label: 'draft',
+          config: { artifact: 'docs/draft.md' },
+          position_x: 400,
+          position_y: -50.5,
+        },
+        {
+          node_key: 'review',
+          type: 'agent',
+          agent_id: systemAgentId,
+          stage_label: 'draft',
+          config: {},
+          position_x: 400,
+          position_y: 50,
+        },
+        {
+          node_key: 'draft-gate',
+          type: 'gate',
+          agent_id: null,
+          stage_label: 'draft',
+          config: {},
+          position_x: 600,
+          position_y: 0,
+        },
+        {
+          node_key: 'edit',
+          type: 'agent',
+          agent_id: ids.editor,
+          stage_label: 'edit',
+          config: { artifact: 'docs/final.md' },
+          position_x: 800,
+          position_y: 0,
+        },
+        {
+          node_key: 'again',
+          type: 'agent',
+          agent_id: ids.researcher,
+          stage_label: 'edit',
+          config: {},
+          position_x: 800,
+          position_y: 120,
+        },
       ],
       edges: [
         { from_node: 'start', to_node: 'research', condition: null },
@@ -145,7 +287,11 @@ describe('workflow export and import', () => {
         ['bad condition', mutate((d) => (d.edges[2].condition = 'exists(')), 'edges[2].condition'],
         ['start as a node', mutate((d) => (d.nodes[1].node_key = 'start')), 'nodes[1].node_key'],
         ['custom model without api_base', mutate((d) => (d.models[0].api_base = null)), 'models[0].api_base'],
-        ['cloud metadata api_base', mutate((d) => (d.models[0].api_base = 'http://169.254.169.254/latest/meta-data')), 'models[0].api_base'],
+        [
+          'cloud metadata api_base',
+          mutate((d) => (d.models[0].api_base = 'http://169.254.169.254/latest/meta-data')),
+          'models[0].api_base',
+        ],
         ['non-http api_base', mutate((d) => (d.models[0].api_base = 'file:///etc/passwd')), 'models[0].api_base'],
         ['bad provider', mutate((d) => (d.models[1].provider = 'openai')), 'models[1].provider'],
         ['temperature over 2', mutate((d) => (d.models[0].temperature = 2.5)), 'models[0].temperature'],
@@ -155,9 +301,29 @@ describe('workflow export and import', () => {
         ['blank agent name', mutate((d) => (d.agents[0].name = '  ')), 'agents[0].name'],
         ['name over 200 characters', mutate((d) => (d.agents[0].name = 'n'.repeat(201))), 'agents[0].name'],
         ['prompt over 64 KiB', mutate((d) => (d.skills[0].prompt_md = 'p'.repeat(65537))), 'skills[0].prompt_md'],
-        ['2,001 models', mutate((d) => (d.models = Array.from({ length: 2001 }, (_, i) => ({ ref: `m${i}`, label: 'x', provider: 'vendor_a', model_id: 'x' })))), 'models'],
-        ['65 skills on one agent', mutate((d) => (d.agents[0].skill_refs = Array.from({ length: 65 }, () => 'skill-1'))), 'agents[0].skill_refs'],
-        ['config with an absolute artifact', mutate((d) => (d.nodes[0].config = { artifact: '/etc/passwd' })), 'nodes[0].config.artifact'],
+        [
+          '2,001 models',
+          mutate(
+            (d) =>
+              (d.models = Array.from({ length: 2001 }, (_, i) => ({
+                ref: `m${i}`,
+                label: 'x',
+                provider: 'vendor_a',
+                model_id: 'x',
+              }))),
+          ),
+          'models',
+        ],
+        [
+          '65 skills on one agent',
+          mutate((d) => (d.agents[0].skill_refs = Array.from({ length: 65 }, () => 'skill-1'))),
+          'agents[0].skill_refs',
+        ],
+        [
+          'config with an absolute artifact',
+          mutate((d) => (d.nodes[0].config = { artifact: '/etc/passwd' })),
+          'nodes[0].config.artifact',
+        ],
       ];
       const before = await rowCounts();
       for (const [what, make, field] of cases) {
@@ -173,9 +339,24 @@ describe('workflow export and import', () => {
       const text = JSON.stringify(base);
       const variants: Array<[string, string, string]> = [
         ['top level', text.replace('{"format"', '{"__proto__":{"polluted":true},"format"'), '__proto__'],
-        ['inside an agent', text.replace('{"ref":"agent-1"', '{"__proto__":{"polluted":true},"ref":"agent-1"'), 'agents[0].__proto__'],
-        ['constructor in the pack', text.replace('"pack":{', '"pack":{"constructor":{"prototype":{"polluted":true}},'), 'pack.constructor'],
-        ['inside a node config', text.replace('"config":{"artifact":"docs/draft.md"', '"config":{"__proto__":{"polluted":true},"artifact":"docs/draft.md"'), 'nodes[2].config'],
+        [
+          'inside an agent',
+          text.replace('{"ref":"agent-1"', '{"__proto__":{"polluted":true},"ref":"agent-1"'),
+          'agents[0].__proto__',
+        ],
+        [
+          'constructor in the pack',
+          text.replace('"pack":{', '"pack":{"constructor":{"prototype":{"polluted":true}},'),
+          'pack.constructor',
+        ],
+        [
+          'inside a node config',
+          text.replace(
+            '"config":{"artifact":"docs/draft.md"',
+            '"config":{"__proto__":{"polluted":true},"artifact":"docs/draft.md"',
+          ),
+          'nodes[2].config',
+        ],
       ];
       for (const [what, body, field] of variants) {
         assert.notEqual(body, text, `${what}: the fixture was changed`);
@@ -204,7 +385,11 @@ describe('workflow export and import', () => {
         const r = await alice.post(IMPORT, doc);
         expectStatus(r, 500);
         assert.doesNotMatch(r.text, /refused by test trigger|at .*\.js/);
-        assert.deepEqual(await rowCounts(), before, 'models, skills and agents inserted before the failure are rolled back');
+        assert.deepEqual(
+          await rowCounts(),
+          before,
+          'models, skills and agents inserted before the failure are rolled back',
+        );
       } finally {
         await ds.query('DROP TRIGGER test_refuse_workflow ON workflows; DROP FUNCTION test_refuse_workflow();');
       }
@@ -215,9 +400,15 @@ describe('workflow export and import', () => {
       assert.equal(readPackDocument(doc, { hostMode: 'any' }).errors.length, 0);
       const pub = readPackDocument(doc, { hostMode: 'public' });
       assert.equal(pub.plan, null);
-      assert.deepEqual(pub.errors.map((e) => e.field), ['models[0].api_base']);
+      assert.deepEqual(
+        pub.errors.map((e) => e.field),
+        ['models[0].api_base'],
+      );
       doc.models[0].api_base = 'http://10.0.0.5:8000/v1';
-      assert.deepEqual(readPackDocument(doc, { hostMode: 'public' }).errors.map((e) => e.field), ['models[0].api_base']);
+      assert.deepEqual(
+        readPackDocument(doc, { hostMode: 'public' }).errors.map((e) => e.field),
+        ['models[0].api_base'],
+      );
       doc.models[0].api_base = 'https://api.example.com/v1';
       assert.equal(readPackDocument(doc, { hostMode: 'public' }).errors.length, 0);
     });

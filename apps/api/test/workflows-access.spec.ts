@@ -7,7 +7,19 @@ import { ADMIN, startApp, type TestApp } from './support/app';
 import { Client, newUser, type Res } from './support/http';
 
 const API = '/studio/api/workflows';
-const RECORD_KEYS = ['created_at', 'description', 'domain', 'id', 'is_system', 'name', 'owner_id', 'slug', 'stages', 'updated_at', 'version'];
+const RECORD_KEYS = [
+  'created_at',
+  'description',
+  'domain',
+  'id',
+  'is_system',
+  'name',
+  'owner_id',
+  'slug',
+  'stages',
+  'updated_at',
+  'version',
+];
 const PDLC = ['discover', 'design', 'develop', 'test', 'deploy', 'iterate'];
 type Node = {
   node_key: string;
@@ -38,7 +50,11 @@ const agentNode = (key: string, agentId: number, stage: string, extra: Partial<N
   position_y: 0,
   ...extra,
 });
-const edge = (from: string, to: string, condition: string | null = null): Edge => ({ from_node: from, to_node: to, condition });
+const edge = (from: string, to: string, condition: string | null = null): Edge => ({
+  from_node: from,
+  to_node: to,
+  condition,
+});
 
 describe('workflows', () => {
   let t: TestApp;
@@ -119,7 +135,7 @@ describe('workflows', () => {
   });
 
   describe('ownership', () => {
-    test('another user\'s workflow is 404 on every verb, and stays untouched', async () => {
+    test("another user's workflow is 404 on every verb, and stays untouched", async () => {
       const theirs = await createPack(bob, { name: 'Bob private', description: 'secret plans' });
       const graph = { nodes: [agentNode('a', bobAgent, 'discover')], edges: [edge('start', 'a')] };
       expectStatus(await bob.put(`${API}/${theirs.id}/graph`, graph), 200);
@@ -155,9 +171,12 @@ describe('workflows', () => {
       assert.deepEqual((await alice.get(`${API}/${pdlcId}`)).body, before);
     });
 
-    test('an agent node may not name another user\'s agent', async () => {
+    test("an agent node may not name another user's agent", async () => {
       const w = await createPack(alice, { name: 'Borrowing' });
-      const r = await alice.put(`${API}/${w.id}/graph`, { nodes: [agentNode('a', bobAgent, 'discover')], edges: [edge('start', 'a')] });
+      const r = await alice.put(`${API}/${w.id}/graph`, {
+        nodes: [agentNode('a', bobAgent, 'discover')],
+        edges: [edge('start', 'a')],
+      });
       expectStatus(r, 400);
       assert.deepEqual(fields(r), ['nodes[0].agent_id']);
       assert.doesNotMatch(r.text, /Bob agent/);
@@ -179,7 +198,11 @@ describe('workflows', () => {
       const copy = (await alice.get(`${API}/${r.body.id}/graph`)).body;
       assert.deepEqual(copy.nodes, original.nodes, 'system agents stay referenced');
       assert.deepEqual(copy.edges, original.edges);
-      const save = await alice.put(`${API}/${r.body.id}/graph`, { nodes: copy.nodes, edges: copy.edges, version: copy.version });
+      const save = await alice.put(`${API}/${r.body.id}/graph`, {
+        nodes: copy.nodes,
+        edges: copy.edges,
+        version: copy.version,
+      });
       expectStatus(save, 200, 'the clone is editable');
       assert.equal(save.body.version, 2);
     });
@@ -232,11 +255,22 @@ describe('workflows', () => {
       assert.ok(mine.some((w) => w.id === own.id));
       assert.ok(mine.every((w) => w.is_system || w.owner_id === aliceId));
       const pack = await svc.getPackForRuntime({ id: aliceId, username: 'alice', is_admin: false }, own.id);
-      assert.deepEqual(pack, { id: own.id, slug: own.slug, name: own.name, domain: 'pdlc', stages: PDLC, nodes: g.nodes, edges: g.edges });
+      assert.deepEqual(pack, {
+        id: own.id,
+        slug: own.slug,
+        name: own.name,
+        domain: 'pdlc',
+        stages: PDLC,
+        nodes: g.nodes,
+        edges: g.edges,
+      });
       const system = await svc.getPackForRuntime(null, pdlcId);
       assert.equal(system.nodes.length, 11);
       await assert.rejects(svc.getPackForRuntime(null, own.id), (e: { status?: number }) => e.status === 404);
-      await assert.rejects(svc.getPackForRuntime({ id: bobId, username: 'bob', is_admin: false }, own.id), (e: { status?: number }) => e.status === 404);
+      await assert.rejects(
+        svc.getPackForRuntime({ id: bobId, username: 'bob', is_admin: false }, own.id),
+        (e: { status?: number }) => e.status === 404,
+      );
     });
   });
 });

@@ -46,7 +46,11 @@ const gateNode = (key: string, stage: string): Node => ({
   position_x: 100,
   position_y: 50,
 });
-const edge = (from: string, to: string, condition: string | null = null): Edge => ({ from_node: from, to_node: to, condition });
+const edge = (from: string, to: string, condition: string | null = null): Edge => ({
+  from_node: from,
+  to_node: to,
+  condition,
+});
 
 describe('workflows', () => {
   let t: TestApp;
@@ -106,8 +110,19 @@ describe('workflows', () => {
       nodes: [
         agentNode('research', aliceAgent, 'discover', { position_x: 10.5, position_y: -3 }),
         gateNode('research-gate', 'discover'),
-        { ...agentNode('shape', systemAgentIds[1], 'design'), config: { artifact: 'docs/design.md', notes: { nested: [1, 2] } } },
-        { node_key: 'route', type: 'branch', agent_id: null, stage_label: null, config: {}, position_x: 5, position_y: 5 } as Node,
+        {
+          ...agentNode('shape', systemAgentIds[1], 'design'),
+          config: { artifact: 'docs/design.md', notes: { nested: [1, 2] } },
+        },
+        {
+          node_key: 'route',
+          type: 'branch',
+          agent_id: null,
+          stage_label: null,
+          config: {},
+          position_x: 5,
+          position_y: 5,
+        } as Node,
         agentNode('orphan', aliceAgent, 'develop'),
       ],
       edges: [
@@ -137,14 +152,20 @@ describe('workflows', () => {
       assert.deepEqual(r.body.nodes, body.nodes);
       assert.deepEqual(r.body.edges, body.edges);
       assert.ok(Array.isArray(r.body.warnings));
-      assert.ok(r.body.warnings.some((x: { node_key?: string }) => x.node_key === 'orphan'), 'unreachable node is a warning');
+      assert.ok(
+        r.body.warnings.some((x: { node_key?: string }) => x.node_key === 'orphan'),
+        'unreachable node is a warning',
+      );
       const got = await alice.get(`${API}/${w.id}/graph`);
       assert.deepEqual(got.body, { nodes: body.nodes, edges: body.edges, version: 2 });
       const detail = await alice.get(`${API}/${w.id}`);
       assert.equal(detail.body.version, 2);
       assert.deepEqual(detail.body.nodes, body.nodes);
       assert.deepEqual(detail.body.edges, body.edges);
-      const second = await alice.put(`${API}/${w.id}/graph`, { nodes: body.nodes.slice(0, 2), edges: body.edges.slice(0, 2) });
+      const second = await alice.put(`${API}/${w.id}/graph`, {
+        nodes: body.nodes.slice(0, 2),
+        edges: body.edges.slice(0, 2),
+      });
       expectStatus(second, 200, 'a save without version');
       assert.equal(second.body.version, 3);
       assert.equal((await alice.get(`${API}/${w.id}/graph`)).body.nodes.length, 2);
@@ -158,27 +179,75 @@ describe('workflows', () => {
       const before = (await alice.get(`${API}/${w.id}/graph`)).body;
       const countsBefore = await rowCounts();
       const cases: Array<[string, unknown, string]> = [
-        ['dangling edge', { nodes: base.nodes, edges: [...base.edges, edge('research', 'nowhere')] }, 'edges[5].to_node'],
-        ['duplicate key', { nodes: [...base.nodes, gateNode('research', 'discover')], edges: base.edges }, 'nodes[5].node_key'],
-        ['start as a node', { nodes: [gateNode('start', 'discover'), ...base.nodes], edges: base.edges }, 'nodes[0].node_key'],
-        ['start as a target', { nodes: base.nodes, edges: [...base.edges, edge('research', 'start')] }, 'edges[5].to_node'],
-        ['bad stage', { nodes: [agentNode('x', aliceAgent, 'marketing'), ...base.nodes], edges: base.edges }, 'nodes[0].stage_label'],
-        ['bad condition', { nodes: base.nodes, edges: [...base.edges, edge('route', 'research', 'contains(reply,')] }, 'edges[5].condition'],
+        [
+          'dangling edge',
+          { nodes: base.nodes, edges: [...base.edges, edge('research', 'nowhere')] },
+          'edges[5].to_node',
+        ],
+        [
+          'duplicate key',
+          { nodes: [...base.nodes, gateNode('research', 'discover')], edges: base.edges },
+          'nodes[5].node_key',
+        ],
+        [
+          'start as a node',
+          { nodes: [gateNode('start', 'discover'), ...base.nodes], edges: base.edges },
+          'nodes[0].node_key',
+        ],
+        [
+          'start as a target',
+          { nodes: base.nodes, edges: [...base.edges, edge('research', 'start')] },
+          'edges[5].to_node',
+        ],
+        [
+          'bad stage',
+          { nodes: [agentNode('x', aliceAgent, 'marketing'), ...base.nodes], edges: base.edges },
+          'nodes[0].stage_label',
+        ],
+        [
+          'bad condition',
+          { nodes: base.nodes, edges: [...base.edges, edge('route', 'research', 'contains(reply,')] },
+          'edges[5].condition',
+        ],
         ['bad type', { nodes: [{ ...gateNode('x', 'discover'), type: 'loop' }], edges: [] }, 'nodes[0].type'],
         ['unknown agent', { nodes: [agentNode('x', 99999999, 'discover')], edges: [] }, 'nodes[0].agent_id'],
         ['absurd agent id', { nodes: [agentNode('x', 99999999999, 'discover')], edges: [] }, 'nodes[0].agent_id'],
         ['bad key', { nodes: [gateNode('has space', 'discover')], edges: [] }, 'nodes[0].node_key'],
-        ['absolute artifact', { nodes: [agentNode('x', aliceAgent, 'discover', { config: { artifact: '/etc/passwd' } })], edges: [] }, 'nodes[0].config.artifact'],
-        ['escaping artifact', { nodes: [agentNode('x', aliceAgent, 'discover', { config: { artifact: '../x.md' } })], edges: [] }, 'nodes[0].config.artifact'],
-        ['config not an object', { nodes: [{ ...gateNode('x', 'discover'), config: [] }], edges: [] }, 'nodes[0].config'],
-        ['unknown node field', { nodes: [{ ...gateNode('x', 'discover'), color: 'red' }], edges: [] }, 'nodes[0].color'],
+        [
+          'absolute artifact',
+          { nodes: [agentNode('x', aliceAgent, 'discover', { config: { artifact: '/etc/passwd' } })], edges: [] },
+          'nodes[0].config.artifact',
+        ],
+        [
+          'escaping artifact',
+          { nodes: [agentNode('x', aliceAgent, 'discover', { config: { artifact: '../x.md' } })], edges: [] },
+          'nodes[0].config.artifact',
+        ],
+        [
+          'config not an object',
+          { nodes: [{ ...gateNode('x', 'discover'), config: [] }], edges: [] },
+          'nodes[0].config',
+        ],
+        [
+          'unknown node field',
+          { nodes: [{ ...gateNode('x', 'discover'), color: 'red' }], edges: [] },
+          'nodes[0].color',
+        ],
         ['nodes missing', { edges: [] }, 'nodes'],
         ['unknown top-level key', { nodes: [], edges: [], name: 'x' }, 'name'],
         ['id in the body', { nodes: [], edges: [], id: 5 }, 'id'],
         ['bad version', { nodes: [], edges: [], version: 'two' }, 'version'],
         ['fractional version', { nodes: [], edges: [], version: 1.5 }, 'version'],
-        ['2,001 nodes', { nodes: Array.from({ length: 2001 }, (_, i) => gateNode(`g${i}`, 'discover')), edges: [] }, 'nodes'],
-        ['5,001 edges', { nodes: base.nodes, edges: Array.from({ length: 5001 }, () => edge('start', 'research')) }, 'edges'],
+        [
+          '2,001 nodes',
+          { nodes: Array.from({ length: 2001 }, (_, i) => gateNode(`g${i}`, 'discover')), edges: [] },
+          'nodes',
+        ],
+        [
+          '5,001 edges',
+          { nodes: base.nodes, edges: Array.from({ length: 5001 }, () => edge('start', 'research')) },
+          'edges',
+        ],
       ];
       for (const [what, body, field] of cases) {
         const r = await alice.put(`${API}/${w.id}/graph`, body);
@@ -213,8 +282,16 @@ describe('workflows', () => {
       const current = (await alice.get(`${API}/${w.id}/graph`)).body;
       const body = good();
       const results = await Promise.all([
-        alice.put(`${API}/${w.id}/graph`, { nodes: body.nodes.slice(0, 1), edges: body.edges.slice(0, 1), version: current.version }),
-        alice.put(`${API}/${w.id}/graph`, { nodes: body.nodes.slice(0, 2), edges: body.edges.slice(0, 2), version: current.version }),
+        alice.put(`${API}/${w.id}/graph`, {
+          nodes: body.nodes.slice(0, 1),
+          edges: body.edges.slice(0, 1),
+          version: current.version,
+        }),
+        alice.put(`${API}/${w.id}/graph`, {
+          nodes: body.nodes.slice(0, 2),
+          edges: body.edges.slice(0, 2),
+          version: current.version,
+        }),
       ]);
       const statuses = results.map((r) => r.status).sort();
       assert.deepEqual(statuses, [200, 409]);
@@ -228,12 +305,16 @@ describe('workflows', () => {
       const big = await createPack(alice, { name: 'Big graph' });
       const nodes: Node[] = Array.from({ length: 2000 }, (_, i) =>
         i % 2 === 0
-          ? agentNode(`n${i}`, i % 4 === 0 ? aliceAgent : systemAgentIds[0], PDLC[i % 6], { position_x: i * 10, position_y: i % 7 })
+          ? agentNode(`n${i}`, i % 4 === 0 ? aliceAgent : systemAgentIds[0], PDLC[i % 6], {
+              position_x: i * 10,
+              position_y: i % 7,
+            })
           : gateNode(`n${i}`, PDLC[i % 6]),
       );
       const edges: Edge[] = [edge('start', 'n0')];
       for (let i = 1; i < 2000; i++) edges.push(edge(`n${i - 1}`, `n${i}`));
-      for (let i = 0; edges.length < 5000; i++) edges.push(edge(`n${i % 2000}`, `n${(i + 7) % 2000}`, `contains(reply, "k${i}")`));
+      for (let i = 0; edges.length < 5000; i++)
+        edges.push(edge(`n${i % 2000}`, `n${(i + 7) % 2000}`, `contains(reply, "k${i}")`));
       const started = Date.now();
       const r = await alice.put(`${API}/${big.id}/graph`, { nodes, edges, version: 1 });
       const elapsed = Date.now() - started;
@@ -244,7 +325,10 @@ describe('workflows', () => {
       const got = (await alice.get(`${API}/${big.id}/graph`)).body;
       assert.equal(got.nodes.length, 2000);
       assert.equal(got.edges.length, 5000);
-      assert.deepEqual(got.nodes.map((n: Node) => n.node_key), nodes.map((n) => n.node_key));
+      assert.deepEqual(
+        got.nodes.map((n: Node) => n.node_key),
+        nodes.map((n) => n.node_key),
+      );
       assert.deepEqual(got.edges, edges);
       // Saving it again replaces rather than appends.
       const again = await alice.put(`${API}/${big.id}/graph`, { nodes, edges, version: 2 });
@@ -257,22 +341,51 @@ describe('workflows', () => {
       const p = await createPack(alice, { name: 'Awkward', stages: ['null', 'x_y'] });
       const g = {
         nodes: [
-          agentNode('NULL', aliceAgent, 'null', { config: { artifact: 'docs/ü {a,b} "q".md', note: 'back\\slash, "quotes", {braces}', n: null, list: ['', 'NULL'] }, position_x: 1e-7, position_y: -123456.75 }),
-          { node_key: 'null', type: 'branch', agent_id: null, stage_label: null, config: {}, position_x: 0, position_y: 0 } as Node,
+          agentNode('NULL', aliceAgent, 'null', {
+            config: {
+              artifact: 'docs/ü {a,b} "q".md',
+              note: 'back\\slash, "quotes", {braces}',
+              n: null,
+              list: ['', 'NULL'],
+            },
+            position_x: 1e-7,
+            position_y: -123456.75,
+          }),
+          {
+            node_key: 'null',
+            type: 'branch',
+            agent_id: null,
+            stage_label: null,
+            config: {},
+            position_x: 0,
+            position_y: 0,
+          } as Node,
           gateNode('_-', 'x_y'),
         ],
-        edges: [edge('start', 'NULL'), edge('NULL', 'null'), edge('null', '_-', 'contains(reply, "a,b {c} \\"d\\"")'), edge('null', '_-', '   ')],
+        edges: [
+          edge('start', 'NULL'),
+          edge('NULL', 'null'),
+          edge('null', '_-', 'contains(reply, "a,b {c} \\"d\\"")'),
+          edge('null', '_-', '   '),
+        ],
       };
       const r = await alice.put(`${API}/${p.id}/graph`, g);
       expectStatus(r, 200);
       const got = (await alice.get(`${API}/${p.id}/graph`)).body;
       assert.deepEqual(got.nodes, g.nodes);
-      assert.deepEqual(got.edges, [...g.edges.slice(0, 3), edge('null', '_-', null)], 'a blank condition is the default edge');
+      assert.deepEqual(
+        got.edges,
+        [...g.edges.slice(0, 3), edge('null', '_-', null)],
+        'a blank condition is the default edge',
+      );
     });
 
     test('changing stages may not strand nodes (400); removing an unused stage works', async () => {
       const p = await createPack(alice, { name: 'Stage edits' });
-      const g = { nodes: [agentNode('a', aliceAgent, 'discover'), agentNode('b', aliceAgent, 'develop')], edges: [edge('start', 'a'), edge('a', 'b')] };
+      const g = {
+        nodes: [agentNode('a', aliceAgent, 'discover'), agentNode('b', aliceAgent, 'develop')],
+        edges: [edge('start', 'a'), edge('a', 'b')],
+      };
       expectStatus(await alice.put(`${API}/${p.id}/graph`, g), 200);
       const bad = await alice.put(`${API}/${p.id}`, { stages: ['discover', 'design'] });
       expectStatus(bad, 400);
@@ -282,14 +395,26 @@ describe('workflows', () => {
       const ok = await alice.put(`${API}/${p.id}`, { stages: ['develop', 'discover'] });
       expectStatus(ok, 200);
       assert.deepEqual(ok.body.stages, ['develop', 'discover']);
-      const badNode = await alice.put(`${API}/${p.id}/graph`, { nodes: [agentNode('c', aliceAgent, 'design')], edges: [] });
+      const badNode = await alice.put(`${API}/${p.id}/graph`, {
+        nodes: [agentNode('c', aliceAgent, 'design')],
+        edges: [],
+      });
       expectStatus(badNode, 400, 'design is no longer a stage');
     });
 
     test('deleting a pack bound to projects is 409 naming them', async () => {
       const p = await createPack(alice, { name: 'Bound pack' });
       const repo = ds.getRepository(Project);
-      const proj = await repo.save(repo.create({ owner_id: aliceId, slug: 'launch-site', name: 'Launch site', pack_id: p.id, domain: 'pdlc', stage: 'design' }));
+      const proj = await repo.save(
+        repo.create({
+          owner_id: aliceId,
+          slug: 'launch-site',
+          name: 'Launch site',
+          pack_id: p.id,
+          domain: 'pdlc',
+          stage: 'design',
+        }),
+      );
       const r = await alice.delete(`${API}/${p.id}`);
       expectStatus(r, 409);
       assert.equal(r.body.code, 'record.referenced');

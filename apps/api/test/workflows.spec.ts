@@ -7,7 +7,19 @@ import { ADMIN, startApp, type TestApp } from './support/app';
 import { Client, newUser, type Res } from './support/http';
 
 const API = '/studio/api/workflows';
-const RECORD_KEYS = ['created_at', 'description', 'domain', 'id', 'is_system', 'name', 'owner_id', 'slug', 'stages', 'updated_at', 'version'];
+const RECORD_KEYS = [
+  'created_at',
+  'description',
+  'domain',
+  'id',
+  'is_system',
+  'name',
+  'owner_id',
+  'slug',
+  'stages',
+  'updated_at',
+  'version',
+];
 const PDLC = ['discover', 'design', 'develop', 'test', 'deploy', 'iterate'];
 const SDLC = ['plan', 'design', 'implement', 'review', 'test', 'release'];
 
@@ -91,10 +103,21 @@ describe('workflows', () => {
       assert.equal(w.owner_id, null);
       const keys = w.nodes.map((n: Node) => n.node_key);
       assert.deepEqual(keys, [
-        'discover', 'discover-gate', 'design', 'design-gate', 'develop', 'develop-gate',
-        'test', 'test-gate', 'deploy', 'deploy-gate', 'iterate',
+        'discover',
+        'discover-gate',
+        'design',
+        'design-gate',
+        'develop',
+        'develop-gate',
+        'test',
+        'test-gate',
+        'deploy',
+        'deploy-gate',
+        'iterate',
       ]);
-      const artifacts = w.nodes.filter((n: Node) => n.type === 'agent').map((n: Node) => [n.stage_label, n.config.artifact]);
+      const artifacts = w.nodes
+        .filter((n: Node) => n.type === 'agent')
+        .map((n: Node) => [n.stage_label, n.config.artifact]);
       assert.deepEqual(artifacts, [
         ['discover', 'docs/discovery.md'],
         ['design', 'docs/design.md'],
@@ -108,7 +131,11 @@ describe('workflows', () => {
       // one lane per stage, top to bottom; in each lane the agent, then its gate to the right
       const at = (key: string) => w.nodes.find((n: Node) => n.node_key === key) as Node;
       const lanes = PDLC.map((stage) => at(stage).position_y);
-      assert.deepEqual([...lanes].sort((a, b) => a - b), lanes, 'stages top to bottom');
+      assert.deepEqual(
+        [...lanes].sort((a, b) => a - b),
+        lanes,
+        'stages top to bottom',
+      );
       assert.equal(new Set(lanes).size, PDLC.length, 'one lane per stage');
       for (const stage of PDLC.slice(0, 5)) {
         assert.equal(at(`${stage}-gate`).position_y, at(stage).position_y, `${stage}: gate in the agent's lane`);
@@ -116,7 +143,8 @@ describe('workflows', () => {
       }
       assert.deepEqual(w.edges[0], { from_node: 'start', to_node: 'discover', condition: null });
       assert.equal(w.edges.length, 11);
-      for (let i = 1; i < keys.length; i++) assert.deepEqual(w.edges[i], { from_node: keys[i - 1], to_node: keys[i], condition: null });
+      for (let i = 1; i < keys.length; i++)
+        assert.deepEqual(w.edges[i], { from_node: keys[i - 1], to_node: keys[i], condition: null });
     });
 
     test('system agents and skills: one per stage, readable prompts, read and write tools', async () => {
@@ -129,10 +157,14 @@ describe('workflows', () => {
         assert.equal(a.skill_ids.length, 1);
         assert.ok(a.system_prompt.length > 200, 'a prompt worth reading');
         assert.match(a.system_prompt, /docs\/[a-z-]+\.md/);
-        for (const tool of ['read_file', 'write_file', 'list_files']) assert.ok(a.tool_allowlist.includes(tool), `${a.name} may ${tool}`);
+        for (const tool of ['read_file', 'write_file', 'list_files'])
+          assert.ok(a.tool_allowlist.includes(tool), `${a.name} may ${tool}`);
       }
       const skillIds = seeded.flatMap((a) => a.skill_ids);
-      const skills = await ds.query(`SELECT name, prompt_md, is_system, owner_id FROM skills WHERE id = ANY($1::int[])`, [skillIds]);
+      const skills = await ds.query(
+        `SELECT name, prompt_md, is_system, owner_id FROM skills WHERE id = ANY($1::int[])`,
+        [skillIds],
+      );
       assert.equal(skills.length, 6);
       for (const s of skills) {
         assert.equal(s.is_system, true);
@@ -181,7 +213,11 @@ describe('workflows', () => {
       const missing = await alice.post(API, { name: 'Research', domain: 'research' });
       expectStatus(missing, 400);
       assert.deepEqual(fields(missing), ['stages']);
-      const custom = await createPack(alice, { name: 'Research', domain: 'research', stages: ['read', 'write_up', 'peer-review'] });
+      const custom = await createPack(alice, {
+        name: 'Research',
+        domain: 'research',
+        stages: ['read', 'write_up', 'peer-review'],
+      });
       assert.deepEqual(custom.stages, ['read', 'write_up', 'peer-review']);
       assert.equal(custom.domain, 'research');
       const implicit = await createPack(alice, { name: 'Two step', stages: ['one', 'two'] });
@@ -223,7 +259,7 @@ describe('workflows', () => {
       assert.equal((await rowCounts()).workflows, before.workflows + 1);
     });
 
-    test('list: own + system, newest first, never another user\'s', async () => {
+    test("list: own + system, newest first, never another user's", async () => {
       const older = await createPack(alice, { name: 'List older' });
       const newer = await createPack(alice, { name: 'List newer' });
       const bobs = await createPack(bob, { name: 'Bob list' });
@@ -233,9 +269,14 @@ describe('workflows', () => {
       assert.ok(ids.indexOf(newer.id) < ids.indexOf(older.id));
       assert.ok(ids.includes(pdlcId));
       assert.ok(!ids.includes(bobs.id));
-      assert.ok(r.body.every((w: { owner_id: number | null; is_system: boolean }) => w.is_system || w.owner_id === aliceId));
+      assert.ok(
+        r.body.every((w: { owner_id: number | null; is_system: boolean }) => w.is_system || w.owner_id === aliceId),
+      );
       const times = r.body.map((w: { created_at: string }) => Date.parse(w.created_at));
-      assert.deepEqual([...times].sort((a, b) => b - a), times);
+      assert.deepEqual(
+        [...times].sort((a, b) => b - a),
+        times,
+      );
     });
 
     test('update is partial; delete answers 204 and then 404', async () => {
@@ -301,7 +342,7 @@ describe('workflows', () => {
       assert.equal(long2.slug, `${'l'.repeat(62)}-2`);
     });
 
-    test('a derived slug avoids the system packs\' slugs; an explicit one may shadow it', async () => {
+    test("a derived slug avoids the system packs' slugs; an explicit one may shadow it", async () => {
       const derived = await createPack(alice, { name: 'PDLC' });
       assert.equal(derived.slug, 'pdlc-2');
       const explicit = await createPack(alice, { name: 'My PDLC', slug: 'pdlc' });

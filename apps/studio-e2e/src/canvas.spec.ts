@@ -15,7 +15,10 @@ for (const viewport of [
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
 
-    test(`the cloned PDLC pack opens readable, in stage lanes, with collapsible panels (${viewport.width}px)`, async ({ page, consoleErrors }, testInfo) => {
+    test(`the cloned PDLC pack opens readable, in stage lanes, with collapsible panels (${viewport.width}px)`, async ({
+      page,
+      consoleErrors,
+    }, testInfo) => {
       const id = await cloneOfPdlc(page.request, `Readable ${viewport.width}`);
       const graph = await (await page.request.get(`/studio/api/workflows/${id}/graph`)).json();
       const rows = new Set(graph.nodes.map((n: { position_y: number }) => n.position_y));
@@ -29,7 +32,13 @@ for (const viewport of [
       const canvas = (await page.getByTestId('canvas').boundingBox())!;
       for (const key of ['discover', 'discover-gate']) {
         const b = (await page.locator(`[data-testid="flow-node"][data-node-key="${key}"]`).boundingBox())!;
-        expect(b.x >= canvas.x && b.x + b.width <= canvas.x + canvas.width && b.y >= canvas.y && b.y + b.height <= canvas.y + canvas.height, `${key} in view`).toBe(true);
+        expect(
+          b.x >= canvas.x &&
+            b.x + b.width <= canvas.x + canvas.width &&
+            b.y >= canvas.y &&
+            b.y + b.height <= canvas.y + canvas.height,
+          `${key} in view`,
+        ).toBe(true);
       }
       await expect(page.locator('[data-testid="stage-lane"][data-stage="discover"]')).toBeAttached();
       // no mini map over the nodes when the editor opens
@@ -43,7 +52,9 @@ for (const viewport of [
       await expect(page.getByTestId('palette')).toHaveCount(0);
       await expect(page.getByTestId('property-panel')).toHaveCount(0);
       const canvasWidth = async () => (await page.getByTestId('canvas').boundingBox())!.width;
-      await expect.poll(canvasWidth, { message: `the canvas takes the width of the ${viewport.width}px window` }).toBeGreaterThanOrEqual(viewport.width - 80);
+      await expect
+        .poll(canvasWidth, { message: `the canvas takes the width of the ${viewport.width}px window` })
+        .toBeGreaterThanOrEqual(viewport.width - 80);
       expect(await canvasWidth()).toBeGreaterThan(canvas.width + 300);
       // remembered across a reload
       await page.reload();
@@ -55,12 +66,17 @@ for (const viewport of [
   });
 }
 
-test('palette nodes never land on other nodes; a loop edge goes around the nodes and a click selects it', async ({ page, consoleErrors }) => {
+test('palette nodes never land on other nodes; a loop edge goes around the nodes and a click selects it', async ({
+  page,
+  consoleErrors,
+}) => {
   const id = await cloneOfPdlc(page.request, 'Loops');
   const graph = await (await page.request.get(`/studio/api/workflows/${id}/graph`)).json();
   // a loop in the design lane: design-gate → design again when the reply asks for changes
   graph.edges.push({ from_node: 'design-gate', to_node: 'design', condition: 'contains(reply, "redo")' });
-  const put = await page.request.put(`/studio/api/workflows/${id}/graph`, { data: { nodes: graph.nodes, edges: graph.edges, version: graph.version } });
+  const put = await page.request.put(`/studio/api/workflows/${id}/graph`, {
+    data: { nodes: graph.nodes, edges: graph.edges, version: graph.version },
+  });
   expect(put.status(), await put.text()).toBe(200);
 
   await page.goto(`/studio/workflows/${id}`);
@@ -75,7 +91,8 @@ test('palette nodes never land on other nodes; a loop edge goes around the nodes
   await expect(page.locator('[data-testid="flow-node"][data-node-key^="agent_"]')).toHaveCount(4);
   await viewportSettled(page);
   const boxes = await nodeBoxes(page);
-  for (const a of boxes) for (const b of boxes) if (a !== b) expect(overlaps(a.box, b.box), `${a.key} overlaps ${b.key}`).toBe(false);
+  for (const a of boxes)
+    for (const b of boxes) if (a !== b) expect(overlaps(a.box, b.box), `${a.key} overlaps ${b.key}`).toBe(false);
 
   // the loop edge: a path of its own that crosses no node, and clicking its middle selects it
   const loop = page.locator('.react-flow__edge.edge-loop');
@@ -85,7 +102,10 @@ test('palette nodes never land on other nodes; a loop edge goes around the nodes
     const m = p.getScreenCTM()!;
     return { x: pt.x * m.a + pt.y * m.c + m.e, y: pt.x * m.b + pt.y * m.d + m.f };
   });
-  for (const b of boxes) expect(overlaps({ x: mid.x - 1, y: mid.y - 1, width: 2, height: 2 }, b.box), `the loop runs through ${b.key}`).toBe(false);
+  for (const b of boxes)
+    expect(overlaps({ x: mid.x - 1, y: mid.y - 1, width: 2, height: 2 }, b.box), `the loop runs through ${b.key}`).toBe(
+      false,
+    );
   await page.mouse.click(mid.x, mid.y);
   await expect(page.locator('.react-flow__edge.edge-loop.selected')).toBeVisible();
   await expect(page.locator('.react-flow__edge.selected')).toHaveCount(1);

@@ -54,15 +54,24 @@ test('Ctrl+A selects every node; Ctrl+C / Ctrl+V paste copies; Ctrl+D duplicates
   const orig = saved.nodes.find((n: { node_key: string }) => n.node_key === 'discover');
   expect(copy.agent_id).toBe(orig.agent_id);
   expect(copy.stage_label).toBe('discover');
-  expect(saved.edges).toContainEqual(expect.objectContaining({ from_node: 'discover_copy_1', to_node: 'discover-gate_copy_1' }));
-  expect(saved.nodes.map((n: { node_key: string }) => n.node_key), 'the duplicate of the pasted copy').toContain('discover_copy_1_copy_1');
+  expect(saved.edges).toContainEqual(
+    expect.objectContaining({ from_node: 'discover_copy_1', to_node: 'discover-gate_copy_1' }),
+  );
+  expect(
+    saved.nodes.map((n: { node_key: string }) => n.node_key),
+    'the duplicate of the pasted copy',
+  ).toContain('discover_copy_1_copy_1');
   expect(consoleErrors).toEqual([]);
 });
 
 test.describe('signed out', () => {
   test.use({ signedIn: false });
 
-  test('sign-in does not offer to create the owner account once it exists; a missing workflow links back', async ({ page, account, consoleErrors }) => {
+  test('sign-in does not offer to create the owner account once it exists; a missing workflow links back', async ({
+    page,
+    account,
+    consoleErrors,
+  }) => {
     const setup = page.waitForResponse((r) => r.url().includes('/auth/setup'));
     await page.goto('/studio/login');
     await setup;

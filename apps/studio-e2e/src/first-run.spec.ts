@@ -8,12 +8,21 @@ import { expect, test } from './support/fixtures';
 
 /** Relative luminance of a CSS rgb() colour (0 black … 1 white). */
 async function luminance(page: Page, selector: string, prop: 'backgroundColor' | 'color'): Promise<number> {
-  const css = await page.locator(selector).first().evaluate((el, p) => getComputedStyle(el)[p as 'color'], prop);
-  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255);
+  const css = await page
+    .locator(selector)
+    .first()
+    .evaluate((el, p) => getComputedStyle(el)[p as 'color'], prop);
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? [])
+    .slice(0, 3)
+    .map(Number)
+    .map((v) => v / 255);
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-test('the overview has one button that starts a first project and opens it (1280px)', async ({ page, consoleErrors }) => {
+test('the overview has one button that starts a first project and opens it (1280px)', async ({
+  page,
+  consoleErrors,
+}) => {
   await page.goto('/studio');
   const panel = page.getByTestId('first-project');
   await expect(panel).toBeVisible();
@@ -37,7 +46,10 @@ for (const viewport of [
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport, colorScheme: 'dark' });
 
-    test(`a dark system preference gives dark pages and a dark canvas (${viewport.width}px)`, async ({ page, consoleErrors }, testInfo) => {
+    test(`a dark system preference gives dark pages and a dark canvas (${viewport.width}px)`, async ({
+      page,
+      consoleErrors,
+    }, testInfo) => {
       await page.goto('/studio/workflows');
       await expect(page.getByTestId('workflows-table')).toBeVisible();
       expect(await luminance(page, 'body', 'backgroundColor'), 'dark page').toBeLessThan(0.15);
@@ -50,7 +62,10 @@ for (const viewport of [
       expect(await luminance(page, '[data-testid="canvas"]', 'backgroundColor'), 'dark canvas').toBeLessThan(0.15);
       expect(await luminance(page, '[data-testid="flow-node"]', 'backgroundColor'), 'dark nodes').toBeLessThan(0.15);
       expect(await luminance(page, '.flow-node-key', 'color'), 'readable node titles').toBeGreaterThan(0.6);
-      expect(await luminance(page, '[data-testid="flow-node"][data-node-type="gate"]', 'backgroundColor'), 'dark gate nodes').toBeLessThan(0.15);
+      expect(
+        await luminance(page, '[data-testid="flow-node"][data-node-type="gate"]', 'backgroundColor'),
+        'dark gate nodes',
+      ).toBeLessThan(0.15);
       expect(await luminance(page, '[data-testid="readonly-banner"]', 'color'), 'readable banner').toBeGreaterThan(0.5);
       await page.screenshot({ path: testInfo.outputPath(`editor-dark-${viewport.width}.png`) });
       expect(consoleErrors).toEqual([]);

@@ -5,9 +5,13 @@
 import { pdlcProject } from './support/api';
 import { expect, test } from './support/fixtures';
 
-test('name a clone, rename it, add a stage; a stage still in use cannot be removed', async ({ page, consoleErrors }) => {
+test('name a clone, rename it, add a stage; a stage still in use cannot be removed', async ({
+  page,
+  consoleErrors,
+}) => {
   const stagesOf = async (slug: string): Promise<string[]> =>
-    (await (await page.request.get('/studio/api/workflows')).json()).find((w: { slug: string }) => w.slug === slug).stages;
+    (await (await page.request.get('/studio/api/workflows')).json()).find((w: { slug: string }) => w.slug === slug)
+      .stages;
   await page.goto('/studio/workflows');
   await page.locator('[data-testid="workflows-row"][data-slug="pdlc"]').getByTestId('workflow-clone').click();
   await expect(page.getByTestId('clone-name')).toHaveValue('Product Development Lifecycle (copy)');
@@ -35,7 +39,11 @@ test('name a clone, rename it, add a stage; a stage still in use cannot be remov
 
 test('rename and delete a project, delete one of its files', async ({ page, consoleErrors }) => {
   const packId = await pdlcProject(page.request, 'tidy');
-  expect((await page.request.put('/studio/api/projects/tidy/files/docs/old.md', { data: { content: '# Old notes' } })).status()).toBe(200);
+  expect(
+    (
+      await page.request.put('/studio/api/projects/tidy/files/docs/old.md', { data: { content: '# Old notes' } })
+    ).status(),
+  ).toBe(200);
   await page.goto(`/studio/workflows/${packId}/run?project=tidy`);
 
   await page.getByTestId('project-rename').click();

@@ -13,7 +13,11 @@ const PATH = 'docs/research/interviews/2026/summary-of-shared-expense-findings.m
 const REV1 = '# Findings\n\nStudents **forget** who paid.\n\n- rent\n- food\n';
 const REV2 = `# Findings\n\nStudents **forget** who paid.\n\n- rent\n- food\n- trips\n\n<img src="x" onerror="window.__pwned = 1">\n<script>window.__pwned = 2</script>\n\n[click me](javascript:window.__pwned=3)\n`;
 
-test.use({ serverConfig: { llm: { text: '## Plan\n\n- **split** the rent\n- track `food`\n\n<b onmouseover="window.__pwned=4">raw</b>' } } });
+test.use({
+  serverConfig: {
+    llm: { text: '## Plan\n\n- **split** the rent\n- track `food`\n\n<b onmouseover="window.__pwned=4">raw</b>' },
+  },
+});
 
 const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned);
 
@@ -24,11 +28,16 @@ for (const viewport of [
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
 
-    test(`(${viewport.width}px) a Markdown file renders safely; the large view has the whole path, a revision diff and download`, async ({ page, consoleErrors }) => {
+    test(`(${viewport.width}px) a Markdown file renders safely; the large view has the whole path, a revision diff and download`, async ({
+      page,
+      consoleErrors,
+    }) => {
       const slug = `md-${viewport.width}`;
       const packId = await pdlcProject(page.request, slug);
       for (const content of [REV1, REV2]) {
-        expect((await page.request.put(`/studio/api/projects/${slug}/files/${PATH}`, { data: { content } })).status()).toBe(200);
+        expect(
+          (await page.request.put(`/studio/api/projects/${slug}/files/${PATH}`, { data: { content } })).status(),
+        ).toBe(200);
       }
       await page.goto(`/studio/workflows/${packId}/run?project=${slug}`);
       await page.locator(`[data-testid="file-item"][data-path="${PATH}"]`).click();
@@ -59,7 +68,10 @@ for (const viewport of [
       await expect(diff.locator('[data-kind="added"]', { hasText: '- trips' })).toHaveCount(1);
       await expect(diff.locator('[data-kind="removed"]')).toHaveCount(0);
 
-      const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('file-download').click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        dialog.getByTestId('file-download').click(),
+      ]);
       expect(download.suggestedFilename()).toBe('summary-of-shared-expense-findings.md');
       expect(readFileSync(await download.path()).toString()).toBe(REV2);
       await dialog.getByTestId('file-dialog-close').click();

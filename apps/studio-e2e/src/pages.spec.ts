@@ -43,7 +43,10 @@ for (const viewport of [
 test.describe('signed out', () => {
   test.use({ signedIn: false });
 
-  test('login shows a clear error for wrong credentials; the workspace pages are keyboard reachable', async ({ page, account }) => {
+  test('login shows a clear error for wrong credentials; the workspace pages are keyboard reachable', async ({
+    page,
+    account,
+  }) => {
     await page.goto('/studio/login');
     await page.getByTestId('login-username').fill(account.username);
     await page.getByTestId('login-password').fill('not-the-password');

@@ -26,7 +26,10 @@ for (const viewport of [
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
 
-    test(`a reload mid-turn re-attaches: live text, Stop instead of Send, Stop cancels (${viewport.width}px)`, async ({ page, consoleErrors }, testInfo) => {
+    test(`a reload mid-turn re-attaches: live text, Stop instead of Send, Stop cancels (${viewport.width}px)`, async ({
+      page,
+      consoleErrors,
+    }, testInfo) => {
       const slug = `reload-${viewport.width}`;
       await openProject(page, slug);
       await page.getByTestId('chat-input').fill('Students lose track of shared expenses');
@@ -42,23 +45,33 @@ for (const viewport of [
       // replayed from the first event, then live: the text keeps growing
       const text = page.getByTestId('assistant-text').first();
       const first = (await text.textContent()) ?? '';
-      await expect.poll(async () => ((await text.textContent()) ?? '').length, { message: 'more streamed text' }).toBeGreaterThan(first.length);
+      await expect
+        .poll(async () => ((await text.textContent()) ?? '').length, { message: 'more streamed text' })
+        .toBeGreaterThan(first.length);
       // the prompt shows once (from history), not again in the live turn
-      await expect(page.getByTestId('chat-message').filter({ hasText: 'Students lose track of shared expenses' })).toHaveCount(1);
+      await expect(
+        page.getByTestId('chat-message').filter({ hasText: 'Students lose track of shared expenses' }),
+      ).toHaveCount(1);
       await page.screenshot({ path: testInfo.outputPath(`run-after-reload-${viewport.width}.png`) });
 
       await page.getByTestId('chat-stop').click();
       await expect(page.locator('[data-testid="live-turn"][data-status="stopped"]')).toBeVisible();
       await expect(page.getByTestId('chat-send')).toBeVisible();
       await expect
-        .poll(async () => (await (await page.request.get(`/agent/workflows/${slug}`)).json()).running_run_id, { message: 'the run ends' })
+        .poll(async () => (await (await page.request.get(`/agent/workflows/${slug}`)).json()).running_run_id, {
+          message: 'the run ends',
+        })
         .toBeNull();
       expect(consoleErrors).toEqual([]);
     });
   });
 }
 
-test('a second tab on the same project follows the running turn instead of offering Send', async ({ page, context, consoleErrors }) => {
+test('a second tab on the same project follows the running turn instead of offering Send', async ({
+  page,
+  context,
+  consoleErrors,
+}) => {
   const url = await openProject(page, 'two-tabs');
   await page.getByTestId('chat-input').fill('First tab message');
   await page.getByTestId('chat-send').click();

@@ -6,7 +6,10 @@
 import { pdlcProject } from './support/api';
 import { expect, test } from './support/fixtures';
 
-test('the approval and the usage stay after the turn; going back a stage is confirmed first', async ({ page, consoleErrors }) => {
+test('the approval and the usage stay after the turn; going back a stage is confirmed first', async ({
+  page,
+  consoleErrors,
+}) => {
   const stage = async () => (await (await page.request.get('/agent/workflows/stages')).json()).stage;
   const packId = await pdlcProject(page.request, 'stages');
   await page.goto(`/studio/workflows/${packId}/run?project=stages`);

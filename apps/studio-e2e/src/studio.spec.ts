@@ -54,7 +54,7 @@ test('bind a model, write a skill, create an agent', async ({ page, consoleError
   await agent.locator('input[name="name"]').fill('PRD writer');
   await agent.locator('input[name="role"]').fill('Product manager');
   const modelOption = agent.locator('select[name="model_id"] option', { hasText: 'Local llama' });
-  await agent.locator('select[name="model_id"]').selectOption((await modelOption.getAttribute('value')));
+  await agent.locator('select[name="model_id"]').selectOption(await modelOption.getAttribute('value'));
   await agent.locator('label.checkbox', { hasText: 'PRD writing' }).locator('input').check();
   await page.getByTestId('form-save').click();
   await expect(page.locator('[data-testid="agents-row"][data-name="PRD writer"]')).toBeVisible();
@@ -66,7 +66,9 @@ test('bind a model, write a skill, create an agent', async ({ page, consoleError
 });
 
 test('clone the PDLC pack, add a node and an edge, save, reload and see them', async ({ page, consoleErrors }) => {
-  const created = await page.request.post('/studio/api/agents', { data: { name: 'PRD writer', role: 'Product manager' } });
+  const created = await page.request.post('/studio/api/agents', {
+    data: { name: 'PRD writer', role: 'Product manager' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   await page.goto('/studio/workflows');
   await page.locator('[data-testid="workflows-row"][data-slug="pdlc"]').getByTestId('workflow-clone').click();
@@ -86,7 +88,7 @@ test('clone the PDLC pack, add a node and an edge, save, reload and see them', a
   // the new node is selected: set its properties
   const key = await page.getByTestId('prop-node-key').inputValue();
   const agentOption = page.locator('[data-testid="prop-agent"] option', { hasText: 'PRD writer' });
-  await page.getByTestId('prop-agent').selectOption((await agentOption.getAttribute('value')));
+  await page.getByTestId('prop-agent').selectOption(await agentOption.getAttribute('value'));
   await page.getByTestId('prop-stage').selectOption('design');
   // move the new node (added at the canvas centre, maybe over others) to open space, then
   // connect the system "design" agent node to it
@@ -94,7 +96,10 @@ test('clone the PDLC pack, add a node and an edge, save, reload and see them', a
   const dst = `[data-testid="flow-node"][data-node-key="${key}"]`;
   await expect(page.locator(dst)).toBeVisible();
   const canvas = (await page.getByTestId('canvas').boundingBox())!;
-  await dragBetween(page, await center(page, dst), { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height - 120 });
+  await dragBetween(page, await center(page, dst), {
+    x: canvas.x + canvas.width / 2,
+    y: canvas.y + canvas.height - 120,
+  });
   await page.getByTestId('fit-view').click();
   await viewportSettled(page);
   const edges = page.locator('.react-flow__edge');
@@ -126,7 +131,9 @@ test('clone the PDLC pack, add a node and an edge, save, reload and see them', a
 test('a stale save says so and offers a reload', async ({ page, context }) => {
   const id = await cloneOfPdlc(page.request, 'Stale');
   const gates = async () =>
-    (await (await page.request.get(`/studio/api/workflows/${id}/graph`)).json()).nodes.filter((n: { type: string }) => n.type === 'gate').length;
+    (await (await page.request.get(`/studio/api/workflows/${id}/graph`)).json()).nodes.filter(
+      (n: { type: string }) => n.type === 'gate',
+    ).length;
   const gatesBefore = await gates();
   const other = await context.newPage();
   for (const p of [page, other]) {
@@ -143,5 +150,8 @@ test('a stale save says so and offers a reload', async ({ page, context }) => {
   await page.getByTestId('conflict-reload').click();
   await expect(page.getByTestId('conflict-banner')).toHaveCount(0);
   expect(await gates(), "the other tab's gate was saved").toBe(gatesBefore + 1);
-  await expect(page.locator('[data-testid="flow-node"][data-node-type="branch"]'), 'the reload shows the saved graph').toHaveCount(0);
+  await expect(
+    page.locator('[data-testid="flow-node"][data-node-type="branch"]'),
+    'the reload shows the saved graph',
+  ).toHaveCount(0);
 });

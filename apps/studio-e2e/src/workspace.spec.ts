@@ -30,7 +30,10 @@ test.describe('signed out', () => {
   });
 });
 
-test('workspace flow: project, streamed chat with tool cards, artifact, gate approval', async ({ page, consoleErrors }) => {
+test('workspace flow: project, streamed chat with tool cards, artifact, gate approval', async ({
+  page,
+  consoleErrors,
+}) => {
   await page.goto(`/studio/workflows/${await pdlcPackId(page.request)}/run`);
   await expect(page.getByTestId('run-page')).toBeVisible();
   await page.getByTestId('project-new').click();
@@ -43,7 +46,10 @@ test('workspace flow: project, streamed chat with tool cards, artifact, gate app
   await page.getByTestId('chat-send').click();
   // while streaming the reply is the live turn; once done it becomes a history message
   await expect(
-    page.locator('[data-testid="assistant-text"], [data-testid="chat-message"][data-role="assistant"]').filter({ hasText: 'No language model is configured' }).first(),
+    page
+      .locator('[data-testid="assistant-text"], [data-testid="chat-message"][data-role="assistant"]')
+      .filter({ hasText: 'No language model is configured' })
+      .first(),
   ).toBeVisible();
   await expect(page.locator('[data-testid="tool-card"][data-tool="write_file"]').first()).toBeVisible();
   await expect(page.locator('[data-testid="tool-card"][data-tool="list_files"]').first()).toBeVisible();
@@ -57,6 +63,8 @@ test('workspace flow: project, streamed chat with tool cards, artifact, gate app
   expect(state.stage).toBe('design');
   expect(state.awaiting_gate).toBeNull();
   await page.reload();
-  await expect(page.getByTestId('chat-message').filter({ hasText: 'Students lose track of shared expenses' }).first()).toBeVisible();
+  await expect(
+    page.getByTestId('chat-message').filter({ hasText: 'Students lose track of shared expenses' }).first(),
+  ).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });

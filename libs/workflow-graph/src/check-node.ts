@@ -60,7 +60,10 @@ export function checkNode(raw: unknown, i: number, env: NodeCheckEnv): GraphNode
   if (typeof rawType === 'string' && NODE_TYPE_SET.has(rawType)) {
     type = rawType as NodeType;
   } else {
-    problems.error(`${path}.type`, rawType === undefined ? 'is required (agent, gate or branch)' : 'must be one of agent, gate, branch');
+    problems.error(
+      `${path}.type`,
+      rawType === undefined ? 'is required (agent, gate or branch)' : 'must be one of agent, gate, branch',
+    );
   }
 
   const rawAgent = own(raw, 'agent_id');

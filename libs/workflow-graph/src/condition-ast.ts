@@ -14,15 +14,7 @@ export interface ConditionContext {
 
 export type ConditionIdentifier = 'reply' | 'stage' | 'files';
 export type ConditionFunction =
-  | 'contains'
-  | 'icontains'
-  | 'exists'
-  | 'starts_with'
-  | 'ends_with'
-  | 'lower'
-  | 'upper'
-  | 'len'
-  | 'matches';
+  'contains' | 'icontains' | 'exists' | 'starts_with' | 'ends_with' | 'lower' | 'upper' | 'len' | 'matches';
 export type LogicalOperator = '&&' | '||';
 export type ComparisonOperator = '==' | '!=' | '<' | '<=' | '>' | '>=';
 

@@ -241,10 +241,7 @@ function checkLiteralPattern(arg: ConditionAst | undefined): void {
 export function parseCondition(src: string): ConditionAst {
   if (typeof src !== 'string') throw new ConditionSyntaxError('condition must be a string', 0);
   if (src.length > MAX_CONDITION_LENGTH) {
-    throw new ConditionSyntaxError(
-      `condition is longer than ${MAX_CONDITION_LENGTH} characters`,
-      MAX_CONDITION_LENGTH,
-    );
+    throw new ConditionSyntaxError(`condition is longer than ${MAX_CONDITION_LENGTH} characters`, MAX_CONDITION_LENGTH);
   }
   if (src.trim() === '') throw new ConditionSyntaxError('condition is empty', 0);
   return new Parser(src).parse();

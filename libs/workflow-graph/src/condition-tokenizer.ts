@@ -79,6 +79,12 @@ export function readToken(src: string, from: number): Token {
   const ch = src.charAt(end);
   if (ch === '"' || ch === "'") throw new ConditionSyntaxError(`unterminated string starting at ${end}`, end);
   const hint =
-    ch === '=' ? ' (use "==" to compare)' : ch === '&' ? ' (use "&&" or "and")' : ch === '|' ? ' (use "||" or "or")' : '';
+    ch === '='
+      ? ' (use "==" to compare)'
+      : ch === '&'
+        ? ' (use "&&" or "and")'
+        : ch === '|'
+          ? ' (use "||" or "or")'
+          : '';
   throw new ConditionSyntaxError(`unexpected ${JSON.stringify(ch)} at ${end}${hint}`, end);
 }

@@ -45,7 +45,10 @@ export class Problems {
 
   finish(): void {
     if (this.errorCount > this.limit) {
-      this.errors.push({ field: 'graph', message: `${this.errorCount} problems; only the first ${this.limit} are listed` });
+      this.errors.push({
+        field: 'graph',
+        message: `${this.errorCount} problems; only the first ${this.limit} are listed`,
+      });
     }
     if (this.warningCount > this.limit) {
       this.warnings.push({
@@ -56,7 +59,12 @@ export class Problems {
   }
 }
 
-export function rejectUnknownFields(obj: JsonObject, allowed: ReadonlySet<string>, path: string, problems: Problems): void {
+export function rejectUnknownFields(
+  obj: JsonObject,
+  allowed: ReadonlySet<string>,
+  path: string,
+  problems: Problems,
+): void {
   for (const key of Object.keys(obj)) {
     if (allowed.has(key)) continue;
     const field = SAFE_FIELD_NAME.test(key) ? `${path}.${key}` : path;

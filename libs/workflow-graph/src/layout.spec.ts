@@ -6,7 +6,15 @@ const L = H + G;
 import type { Graph, GraphEdge, GraphNode, NodeType } from './types';
 
 function node(node_key: string, type: NodeType, stage_label: string | null = null): GraphNode {
-  return { node_key, type, agent_id: type === 'agent' ? 1 : null, stage_label, config: {}, position_x: 5, position_y: 7 };
+  return {
+    node_key,
+    type,
+    agent_id: type === 'agent' ? 1 : null,
+    stage_label,
+    config: {},
+    position_x: 5,
+    position_y: 7,
+  };
 }
 
 function edge(from_node: string, to_node: string, condition: string | null = null): GraphEdge {
@@ -46,7 +54,12 @@ describe('autoLayout', () => {
 
   test('nodes sharing a column are stacked in breadth-first order', () => {
     const graph: Graph = {
-      nodes: [node('review', 'agent', 'a'), node('check', 'branch'), node('fix', 'agent', 'a'), node('write', 'agent', 'a')],
+      nodes: [
+        node('review', 'agent', 'a'),
+        node('check', 'branch'),
+        node('fix', 'agent', 'a'),
+        node('write', 'agent', 'a'),
+      ],
       edges: [edge('start', 'write'), edge('write', 'check'), edge('check', 'fix', 'reply'), edge('check', 'review')],
     };
     assert.deepEqual(positions(autoLayout(graph, ['a'])), {
@@ -83,7 +96,12 @@ describe('autoLayout', () => {
 
   test('unreachable nodes keep their stage lane; unstaged ones go to an extra lane at the end', () => {
     const graph: Graph = {
-      nodes: [node('a', 'agent', 'one'), node('lost', 'agent', 'one'), node('stray', 'gate'), node('after_stray', 'branch')],
+      nodes: [
+        node('a', 'agent', 'one'),
+        node('lost', 'agent', 'one'),
+        node('stray', 'gate'),
+        node('after_stray', 'branch'),
+      ],
       edges: [edge('start', 'a'), edge('stray', 'after_stray')],
     };
     assert.deepEqual(positions(autoLayout(graph, ['one', 'two'])), {
@@ -104,14 +122,20 @@ describe('autoLayout', () => {
     assert.deepEqual(autoLayout(graph, ['s']), first);
     // structuredClone builds its copy in Node's realm, not the test's: compare by value, not prototype
     expect(graph).toEqual(snapshot);
-    assert.deepEqual(first.nodes.map((n) => n.node_key), ['b', 'a', 'g']);
+    assert.deepEqual(
+      first.nodes.map((n) => n.node_key),
+      ['b', 'a', 'g'],
+    );
     assert.deepEqual(first.edges, graph.edges);
     assert.deepEqual({ ...first.nodes[0], position_x: 5, position_y: 7 }, graph.nodes[0]);
   });
 
   test('handles an empty graph and no stages', () => {
     assert.deepEqual(autoLayout({ nodes: [], edges: [] }, []), { nodes: [], edges: [] });
-    const graph: Graph = { nodes: [node('a', 'agent', 'x'), node('b', 'gate')], edges: [edge('start', 'a'), edge('a', 'b')] };
+    const graph: Graph = {
+      nodes: [node('a', 'agent', 'x'), node('b', 'gate')],
+      edges: [edge('start', 'a'), edge('a', 'b')],
+    };
     assert.deepEqual(positions(autoLayout(graph, [])), { a: [0, 0], b: [W, 0] });
   });
 });

@@ -1,17 +1,23 @@
 import assert from 'node:assert/strict';
 import type { ConditionContext } from './condition';
-import {
-  breadthFirstFromStart,
-  entryNode,
-  indexGraph,
-  nextAfter,
-  nextEdge,
-  outgoingEdges,
-} from './traverse';
+import { breadthFirstFromStart, entryNode, indexGraph, nextAfter, nextEdge, outgoingEdges } from './traverse';
 import type { Graph, GraphEdge, GraphNode, NodeType } from './types';
 
-function node(node_key: string, type: NodeType, stage_label: string | null = null, agent_id: number | null = null): GraphNode {
-  return { node_key, type, agent_id: type === 'agent' ? (agent_id ?? 1) : null, stage_label, config: {}, position_x: 0, position_y: 0 };
+function node(
+  node_key: string,
+  type: NodeType,
+  stage_label: string | null = null,
+  agent_id: number | null = null,
+): GraphNode {
+  return {
+    node_key,
+    type,
+    agent_id: type === 'agent' ? (agent_id ?? 1) : null,
+    stage_label,
+    config: {},
+    position_x: 0,
+    position_y: 0,
+  };
 }
 
 function edge(from_node: string, to_node: string, condition: string | null = null): GraphEdge {
@@ -65,7 +71,14 @@ describe('entryNode', () => {
     };
     assert.equal(entryNode(graph, 'design')?.node_key, 'near_design');
     assert.equal(entryNode(graph, 'discover')?.node_key, 'discover');
-    assert.deepEqual(breadthFirstFromStart(graph), ['discover', 'gate_1', 'review', 'near_design', 'other_design', 'deep_design']);
+    assert.deepEqual(breadthFirstFromStart(graph), [
+      'discover',
+      'gate_1',
+      'review',
+      'near_design',
+      'other_design',
+      'deep_design',
+    ]);
   });
 
   test('edge order decides between nodes at the same depth', () => {

@@ -14,7 +14,13 @@ type Json = Record<string, unknown>;
 function sample(): { nodes: Json[]; edges: Json[] } {
   return {
     nodes: [
-      { node_key: 'discover', type: 'agent', agent_id: 1, stage_label: 'discover', config: { artifact: 'docs/brief.md' } },
+      {
+        node_key: 'discover',
+        type: 'agent',
+        agent_id: 1,
+        stage_label: 'discover',
+        config: { artifact: 'docs/brief.md' },
+      },
       { node_key: 'gate_1', type: 'gate', position_x: 260, position_y: 0 },
       { node_key: 'design', type: 'agent', agent_id: 2, stage_label: 'design' },
       { node_key: 'gate_2', type: 'gate', agent_id: null, stage_label: 'design' },
@@ -56,10 +62,16 @@ function withEdge(edge: Json): { nodes: Json[]; edges: Json[] } {
 
 describe('validateGraph: edge rules', () => {
   test('both ends must exist (dangling edges)', () => {
-    assert.deepEqual(errorsOf(withEdge({ from_node: 'ghost', to_node: 'design' })), [['edges[8].from_node', 'unknown node "ghost"']]);
-    assert.deepEqual(errorsOf(withEdge({ from_node: 'design', to_node: 'ghost' })), [['edges[8].to_node', 'unknown node "ghost"']]);
+    assert.deepEqual(errorsOf(withEdge({ from_node: 'ghost', to_node: 'design' })), [
+      ['edges[8].from_node', 'unknown node "ghost"'],
+    ]);
+    assert.deepEqual(errorsOf(withEdge({ from_node: 'design', to_node: 'ghost' })), [
+      ['edges[8].to_node', 'unknown node "ghost"'],
+    ]);
     assert.deepEqual(errorsOf(withEdge({ to_node: 'design' })), [['edges[8].from_node', 'is required']]);
-    assert.deepEqual(errorsOf(withEdge({ from_node: 'design', to_node: 5 })), [['edges[8].to_node', 'must be a string']]);
+    assert.deepEqual(errorsOf(withEdge({ from_node: 'design', to_node: 5 })), [
+      ['edges[8].to_node', 'must be a string'],
+    ]);
   });
 
   test('edges naming a node whose key is malformed are not reported again', () => {
@@ -84,9 +96,10 @@ describe('validateGraph: edge rules', () => {
     assert.deepEqual(errorsOf(withEdge({ from_node: 'check', to_node: 'design', condition: 'reply == "a")' })), [
       ['edges[8].condition', 'unexpected ")" at 12'],
     ]);
-    assert.deepEqual(errorsOf(withEdge({ from_node: 'check', to_node: 'design', condition: 'secrets()' })).map((e) => e[0]), [
-      'edges[8].condition',
-    ]);
+    assert.deepEqual(
+      errorsOf(withEdge({ from_node: 'check', to_node: 'design', condition: 'secrets()' })).map((e) => e[0]),
+      ['edges[8].condition'],
+    );
     assert.deepEqual(errorsOf(withEdge({ from_node: 'check', to_node: 'design', condition: 1 })), [
       ['edges[8].condition', 'must be a string or null'],
     ]);
@@ -102,10 +115,14 @@ describe('validateGraph: edge rules', () => {
     assert.deepEqual(errorsOf(withEdge({ from_node: 'start', to_node: 'discover', condition: null })), [
       ['edges[8]', 'duplicate of edges[0] (same from_node, to_node and condition)'],
     ]);
-    assert.deepEqual(errorsOf(withEdge({ from_node: 'check', to_node: 'develop', condition: 'contains(reply, "FAIL")' })), [
-      ['edges[8]', 'duplicate of edges[6] (same from_node, to_node and condition)'],
-    ]);
-    assert.deepEqual(errorsOf(withEdge({ from_node: 'check', to_node: 'develop', condition: 'contains(reply, "OOPS")' })), []);
+    assert.deepEqual(
+      errorsOf(withEdge({ from_node: 'check', to_node: 'develop', condition: 'contains(reply, "FAIL")' })),
+      [['edges[8]', 'duplicate of edges[6] (same from_node, to_node and condition)']],
+    );
+    assert.deepEqual(
+      errorsOf(withEdge({ from_node: 'check', to_node: 'develop', condition: 'contains(reply, "OOPS")' })),
+      [],
+    );
   });
 });
 
@@ -143,10 +160,10 @@ describe('validateGraph: warnings do not block saving', () => {
     const g = sample();
     g.edges = g.edges.filter((e) => e['from_node'] !== 'gate_1');
     const result = validateGraph(g, context());
-    assert.deepEqual(
-      result.warnings.map((w) => w.message).slice(0, 2),
-      ['gate "gate_1" has no outgoing edge, so approving it leads nowhere', 'node "design" is not reachable from start'],
-    );
+    assert.deepEqual(result.warnings.map((w) => w.message).slice(0, 2), [
+      'gate "gate_1" has no outgoing edge, so approving it leads nowhere',
+      'node "design" is not reachable from start',
+    ]);
     assert.equal(result.warnings.length, 5); // design, gate_2, develop and check are cut off
     assert.ok(result.graph);
   });
@@ -166,8 +183,14 @@ describe('validateGraph: warnings do not block saving', () => {
     g.nodes.push({ node_key: 'island', type: 'gate' });
     const result = validateGraph(g, context());
     assert.equal(result.graph, null);
-    assert.deepEqual(result.errors.map((e) => e.field), ['nodes[1].position_x']);
-    assert.deepEqual(result.warnings.map((w) => w.node_key), ['island', 'island']);
+    assert.deepEqual(
+      result.errors.map((e) => e.field),
+      ['nodes[1].position_x'],
+    );
+    assert.deepEqual(
+      result.warnings.map((w) => w.node_key),
+      ['island', 'island'],
+    );
   });
 });
 
@@ -186,7 +209,11 @@ describe('validateGraph: performance', () => {
     const edges: Json[] = [{ from_node: 'start', to_node: 'node_0' }];
     for (let i = 1; edges.length < MAX_EDGES; i++) {
       const from = `node_${i % MAX_NODES}`;
-      edges.push({ from_node: from, to_node: `node_${(i + 1 + Math.floor(i / MAX_NODES)) % MAX_NODES}`, condition: null });
+      edges.push({
+        from_node: from,
+        to_node: `node_${(i + 1 + Math.floor(i / MAX_NODES)) % MAX_NODES}`,
+        condition: null,
+      });
       if (edges.length < MAX_EDGES) {
         edges.push({
           from_node: from,
@@ -204,7 +231,9 @@ describe('validateGraph: performance', () => {
       result = validateGraph(input, { stages, isAgentVisible: () => true });
       times.push((performance.now() - started).toFixed(1));
     }
-    console.info(`validated ${nodes.length} nodes and ${edges.length} edges in ${times.join(' / ')} ms (first run is cold)`);
+    console.info(
+      `validated ${nodes.length} nodes and ${edges.length} edges in ${times.join(' / ')} ms (first run is cold)`,
+    );
     assert.deepEqual(result.errors, []);
     assert.equal(result.graph?.nodes.length, MAX_NODES);
     assert.equal(result.graph?.edges.length, MAX_EDGES);

@@ -14,7 +14,13 @@ type Json = Record<string, unknown>;
 function sample(): { nodes: Json[]; edges: Json[] } {
   return {
     nodes: [
-      { node_key: 'discover', type: 'agent', agent_id: 1, stage_label: 'discover', config: { artifact: 'docs/brief.md' } },
+      {
+        node_key: 'discover',
+        type: 'agent',
+        agent_id: 1,
+        stage_label: 'discover',
+        config: { artifact: 'docs/brief.md' },
+      },
       { node_key: 'gate_1', type: 'gate', position_x: 260, position_y: 0 },
       { node_key: 'design', type: 'agent', agent_id: 2, stage_label: 'design' },
       { node_key: 'gate_2', type: 'gate', agent_id: null, stage_label: 'design' },
@@ -200,15 +206,25 @@ describe('validateGraph: node rules', () => {
   });
 
   test('type must be agent, gate or branch', () => {
-    assert.deepEqual(errorsOf(withNode({ type: 'robot' }, 1)), [['nodes[1].type', 'must be one of agent, gate, branch']]);
-    assert.deepEqual(errorsOf(withNode({ type: undefined }, 1)), [['nodes[1].type', 'is required (agent, gate or branch)']]);
+    assert.deepEqual(errorsOf(withNode({ type: 'robot' }, 1)), [
+      ['nodes[1].type', 'must be one of agent, gate, branch'],
+    ]);
+    assert.deepEqual(errorsOf(withNode({ type: undefined }, 1)), [
+      ['nodes[1].type', 'is required (agent, gate or branch)'],
+    ]);
   });
 
   test('agent nodes name a visible agent', () => {
-    assert.deepEqual(errorsOf(withNode({ agent_id: 12 })), [['nodes[0].agent_id', 'agent 12 does not exist or is not visible']]);
+    assert.deepEqual(errorsOf(withNode({ agent_id: 12 })), [
+      ['nodes[0].agent_id', 'agent 12 does not exist or is not visible'],
+    ]);
     assert.deepEqual(errorsOf(withNode({ agent_id: null })), [['nodes[0].agent_id', 'agent nodes need an agent_id']]);
     for (const bad of [1.5, '1', 0, -1, true]) {
-      assert.deepEqual(errorsOf(withNode({ agent_id: bad })), [['nodes[0].agent_id', 'must be a positive integer']], String(bad));
+      assert.deepEqual(
+        errorsOf(withNode({ agent_id: bad })),
+        [['nodes[0].agent_id', 'must be a positive integer']],
+        String(bad),
+      );
     }
   });
 
@@ -231,7 +247,10 @@ describe('validateGraph: node rules', () => {
     assert.deepEqual(errorsOf(withNode({ stage_label: 'deploy' })), [
       ['nodes[0].stage_label', '"deploy" is not a stage of this workflow (one of: discover, design, develop)'],
     ]);
-    assert.deepEqual(errorsOf(withNode({ stage_label: 'Design' }, 1)).map((e) => e[0]), ['nodes[1].stage_label']);
+    assert.deepEqual(
+      errorsOf(withNode({ stage_label: 'Design' }, 1)).map((e) => e[0]),
+      ['nodes[1].stage_label'],
+    );
     assert.deepEqual(errorsOf(withNode({ stage_label: null })), [
       ['nodes[0].stage_label', 'agent nodes need a stage_label (one of: discover, design, develop)'],
     ]);
@@ -241,7 +260,11 @@ describe('validateGraph: node rules', () => {
 
   test('config must be an object', () => {
     for (const bad of [[], 'x', 1, true]) {
-      assert.deepEqual(errorsOf(withNode({ config: bad })), [['nodes[0].config', 'must be an object']], JSON.stringify(bad));
+      assert.deepEqual(
+        errorsOf(withNode({ config: bad })),
+        [['nodes[0].config', 'must be an object']],
+        JSON.stringify(bad),
+      );
     }
   });
 
@@ -260,7 +283,11 @@ describe('validateGraph: node rules', () => {
       [42, 'must be a relative workspace path (a string)'],
     ];
     for (const [artifact, message] of cases) {
-      assert.deepEqual(errorsOf(withNode({ config: { artifact } })), [['nodes[0].config.artifact', message]], String(artifact));
+      assert.deepEqual(
+        errorsOf(withNode({ config: { artifact } })),
+        [['nodes[0].config.artifact', message]],
+        String(artifact),
+      );
     }
     for (const ok of ['prd.md', 'docs/prd.md', 'a/b/c..d/e.txt', '.github/x.yml', 'a'.repeat(512)]) {
       assert.equal(artifactPathProblem(ok), null, ok);
@@ -270,18 +297,19 @@ describe('validateGraph: node rules', () => {
 
   test('positions are finite numbers, 0 when absent', () => {
     for (const bad of ['10', null, Number.NaN, Number.POSITIVE_INFINITY, {}]) {
-      assert.deepEqual(errorsOf(withNode({ position_x: bad })), [['nodes[0].position_x', 'must be a finite number']], String(bad));
+      assert.deepEqual(
+        errorsOf(withNode({ position_x: bad })),
+        [['nodes[0].position_x', 'must be a finite number']],
+        String(bad),
+      );
     }
     assert.deepEqual(fields(withNode({ position_y: '1' })), ['nodes[0].position_y']);
   });
 
   test('a node with several problems reports each of them', () => {
-    assert.deepEqual(fields(withNode({ type: 'agent', agent_id: 'x', stage_label: 'nope', config: [], position_y: 'y', extra: 1 }, 1)), [
-      'nodes[1].extra',
-      'nodes[1].agent_id',
-      'nodes[1].stage_label',
-      'nodes[1].config',
-      'nodes[1].position_y',
-    ]);
+    assert.deepEqual(
+      fields(withNode({ type: 'agent', agent_id: 'x', stage_label: 'nope', config: [], position_y: 'y', extra: 1 }, 1)),
+      ['nodes[1].extra', 'nodes[1].agent_id', 'nodes[1].stage_label', 'nodes[1].config', 'nodes[1].position_y'],
+    );
   });
 });

@@ -42,11 +42,15 @@ export function validateGraph(input: unknown, ctx: ValidateGraphContext): GraphV
   }
   const rawNodes = own(input, 'nodes');
   const rawEdges = own(input, 'edges');
-  if (!Array.isArray(rawNodes)) problems.error('nodes', rawNodes === undefined ? 'is required (an array)' : 'must be an array');
-  if (!Array.isArray(rawEdges)) problems.error('edges', rawEdges === undefined ? 'is required (an array)' : 'must be an array');
+  if (!Array.isArray(rawNodes))
+    problems.error('nodes', rawNodes === undefined ? 'is required (an array)' : 'must be an array');
+  if (!Array.isArray(rawEdges))
+    problems.error('edges', rawEdges === undefined ? 'is required (an array)' : 'must be an array');
   if (!Array.isArray(rawNodes) || !Array.isArray(rawEdges)) return done(null);
-  if (rawNodes.length > MAX_NODES) problems.error('nodes', `at most ${MAX_NODES} nodes are allowed (got ${rawNodes.length})`);
-  if (rawEdges.length > MAX_EDGES) problems.error('edges', `at most ${MAX_EDGES} edges are allowed (got ${rawEdges.length})`);
+  if (rawNodes.length > MAX_NODES)
+    problems.error('nodes', `at most ${MAX_NODES} nodes are allowed (got ${rawNodes.length})`);
+  if (rawEdges.length > MAX_EDGES)
+    problems.error('edges', `at most ${MAX_EDGES} edges are allowed (got ${rawEdges.length})`);
   if (problems.errorCount > 0) return done(null);
 
   const stageList = ctx.stages.length > 0 ? `one of: ${ctx.stages.join(', ')}` : 'this workflow has no stages';

@@ -44,7 +44,10 @@ function requestId(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-export async function createApp(overrides: Partial<AppConfig> = {}, opts: { logger?: boolean } = {}): Promise<CreatedApp> {
+export async function createApp(
+  overrides: Partial<AppConfig> = {},
+  opts: { logger?: boolean } = {},
+): Promise<CreatedApp> {
   // The provider SDKs add headers from these to every request, including to user-supplied api_base
   // hosts: a server-side header (often a credential) must never reach them.
   delete process.env.OPENAI_CUSTOM_HEADERS;
@@ -111,7 +114,9 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
   const sessions = session({
     name: 'sid',
     store: new DatabaseSessionStore(ds, SESSION_TTL_MS),
-    secret: createHash('sha256').update('session:' + config.appSecret).digest('base64url'),
+    secret: createHash('sha256')
+      .update('session:' + config.appSecret)
+      .digest('base64url'),
     resave: false,
     saveUninitialized: false,
     proxy: config.trustProxy,
@@ -123,7 +128,8 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
   // A request authenticated by a bearer token that carries no cookie has no session to load: skip the
   // session machinery (a cost on every API call of a script or agent). Auth routes always get it.
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (!req.headers.cookie && /^Bearer\s/i.test(req.headers.authorization ?? '') && !req.path.startsWith('/auth/')) return next();
+    if (!req.headers.cookie && /^Bearer\s/i.test(req.headers.authorization ?? '') && !req.path.startsWith('/auth/'))
+      return next();
     sessions(req, res, (err?: unknown) => (err ? failed(err, res) : passportSession(req, res, next)));
   });
   // A session that cannot be loaded (the database down) answers like any route: a problem, logged with the request id.

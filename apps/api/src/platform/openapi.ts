@@ -17,7 +17,11 @@ const PROBLEM_SCHEMA = {
     request_id: { type: 'string' },
     errors: {
       type: 'array',
-      items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
     },
   },
 };
@@ -51,7 +55,10 @@ interface OperationLike {
 /** `Workflows_saveGraph` → "Workflows: save graph" (a fallback when a handler has no @ApiOperation). */
 function humanize(operationId: string): string {
   const [tag, method = ''] = operationId.split('_');
-  return `${tag}: ${method.replace(/([A-Z])/g, ' $1').toLowerCase().trim()}`;
+  return `${tag}: ${method
+    .replace(/([A-Z])/g, ' $1')
+    .toLowerCase()
+    .trim()}`;
 }
 
 export function buildOpenApi(app: INestApplication, version: string): OpenAPIObject {
@@ -66,9 +73,14 @@ export function buildOpenApi(app: INestApplication, version: string): OpenAPIObj
     .setLicense('Proprietary', 'https://example.invalid/license')
     .addServer('/')
     .addCookieAuth('sid', { type: 'apiKey', in: 'cookie', name: 'sid' }, 'cookie')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Personal access token from POST /auth/tokens' }, 'bearer')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Personal access token from POST /auth/tokens' },
+      'bearer',
+    )
     .build();
-  const doc = SwaggerModule.createDocument(app, config, { operationIdFactory: (c, m) => `${c.replace(/Controller$/, '')}_${m}` });
+  const doc = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (c, m) => `${c.replace(/Controller$/, '')}_${m}`,
+  });
   doc.components = doc.components ?? {};
   doc.components.schemas = { ...(doc.components.schemas ?? {}), Problem: PROBLEM_SCHEMA as never };
   const problemRef = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };

@@ -27,7 +27,8 @@ let ownServer: Promise<string> | null = null;
 
 /** The admin URL of the server the test databases live on. */
 export function testServerUrl(): Promise<string> {
-  if (process.env.TEST_DATABASE === 'postgres') return Promise.resolve(process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+  if (process.env.TEST_DATABASE === 'postgres')
+    return Promise.resolve(process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
   if (process.env.TEST_EMBEDDED_PG_URL) return Promise.resolve(process.env.TEST_EMBEDDED_PG_URL);
   if (!ownServer) {
     const dir = mkdtempSync(join(tmpdir(), 'aws-test-pg-'));

@@ -1,6 +1,15 @@
 // FakeLlm's Anthropic Messages answers: a complete message, `event:`/`data:` pairs from
 // `message_start` to `message_stop`, and the error body.
-import { argsText, estimateTokens, id, splitArgs, splitTokens, turnText, type FakeTurn, type PacedStream } from './fake-llm-turn';
+import {
+  argsText,
+  estimateTokens,
+  id,
+  splitArgs,
+  splitTokens,
+  turnText,
+  type FakeTurn,
+  type PacedStream,
+} from './fake-llm-turn';
 
 /** A complete (non-streaming) Messages answer. */
 export function anthropicMessage(turn: FakeTurn, body: any): object {
@@ -69,7 +78,12 @@ export async function streamAnthropic(s: PacedStream, turn: FakeTurn, body: any)
     if (!(await s.content(ev('content_block_start', { index, content_block: block })))) return;
     s.write(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }));
     for (const piece of splitArgs(argsText(c))) {
-      if (!(await s.content(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } })))) return;
+      if (
+        !(await s.content(
+          ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }),
+        ))
+      )
+        return;
     }
     s.write(ev('content_block_stop', { index }));
     index++;

@@ -121,12 +121,17 @@ export class FakeLlm {
     this.requests.push({ method: req.method ?? 'GET', path, body, headers: req.headers });
 
     if (req.method === 'GET' && path.endsWith('/models')) {
-      return json(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake' }] });
+      return json(res, 200, {
+        object: 'list',
+        data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake' }],
+      });
     }
     const format: Format | null =
-      req.method === 'POST' && path.endsWith('/chat/completions') ? 'openai'
-      : req.method === 'POST' && path.endsWith('/messages') ? 'anthropic'
-      : null;
+      req.method === 'POST' && path.endsWith('/chat/completions')
+        ? 'openai'
+        : req.method === 'POST' && path.endsWith('/messages')
+          ? 'anthropic'
+          : null;
     if (!format) {
       return json(res, 404, { error: { message: `no route for ${req.method} ${path}`, type: 'not_found' } });
     }

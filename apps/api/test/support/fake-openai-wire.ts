@@ -1,6 +1,15 @@
 // FakeLlm's OpenAI Chat Completions answers: a complete completion, `data:` chunks ending with
 // `data: [DONE]` (and a usage chunk when `stream_options.include_usage`), and the error body.
-import { argsText, estimateTokens, id, splitArgs, splitTokens, turnText, type FakeTurn, type PacedStream } from './fake-llm-turn';
+import {
+  argsText,
+  estimateTokens,
+  id,
+  splitArgs,
+  splitTokens,
+  turnText,
+  type FakeTurn,
+  type PacedStream,
+} from './fake-llm-turn';
 
 /** A complete (non-streaming) Chat Completions answer. */
 export function openAiCompletion(turn: FakeTurn, body: any): object {
@@ -40,7 +49,13 @@ export function openAiCompletion(turn: FakeTurn, body: any): object {
 
 /** Streams a turn as Chat Completions chunks, ending with `data: [DONE]`. */
 export async function streamOpenAi(s: PacedStream, turn: FakeTurn, body: any): Promise<void> {
-  const base = { id: `chatcmpl-${id()}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body?.model ?? 'fake-model', system_fingerprint: null };
+  const base = {
+    id: `chatcmpl-${id()}`,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: body?.model ?? 'fake-model',
+    system_fingerprint: null,
+  };
   const chunk = (delta: object, finish: string | null = null) =>
     `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 
@@ -70,7 +85,9 @@ export async function streamOpenAi(s: PacedStream, turn: FakeTurn, body: any): P
   if (body?.stream_options?.include_usage) {
     const input = estimateTokens(body);
     const output = tokens.length + calls.length;
-    s.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output } })}\n\n`);
+    s.write(
+      `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output } })}\n\n`,
+    );
   }
   s.write('data: [DONE]\n\n');
   s.end();

@@ -12,7 +12,12 @@ export class Client {
 
   constructor(readonly base: string) {}
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Res<T>> {
     const h: Record<string, string> = { ...headers };
     if (this.cookie) h.cookie = this.cookie;
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
@@ -55,7 +60,12 @@ export class Client {
 }
 
 /** Creates a user through the admin API and returns a client logged in as that user. */
-export async function newUser(base: string, admin: Client, username: string, password = 'password-123'): Promise<Client> {
+export async function newUser(
+  base: string,
+  admin: Client,
+  username: string,
+  password = 'password-123',
+): Promise<Client> {
   const r = await admin.post('/studio/api/users', { username, password });
   if (r.status !== 201) throw new Error(`create user failed: ${r.status} ${r.text}`);
   const c = new Client(base);

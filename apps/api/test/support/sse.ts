@@ -18,7 +18,10 @@ export interface StreamOptions {
   timeoutMs?: number;
 }
 
-export async function readStream(url: string, opts: StreamOptions = {}): Promise<{ status: number; headers: Headers; events: SseEvent[]; comments: number; body?: any }> {
+export async function readStream(
+  url: string,
+  opts: StreamOptions = {},
+): Promise<{ status: number; headers: Headers; events: SseEvent[]; comments: number; body?: any }> {
   const ctrl = new AbortController();
   const ms = opts.timeoutMs ?? 120_000;
   const deadline = setTimeout(() => ctrl.abort(new Error(`the stream did not end within ${ms} ms: ${url}`)), ms);
@@ -29,11 +32,21 @@ export async function readStream(url: string, opts: StreamOptions = {}): Promise
   }
 }
 
-async function read(url: string, opts: StreamOptions, ctrl: AbortController): Promise<{ status: number; headers: Headers; events: SseEvent[]; comments: number; body?: any }> {
+async function read(
+  url: string,
+  opts: StreamOptions,
+  ctrl: AbortController,
+): Promise<{ status: number; headers: Headers; events: SseEvent[]; comments: number; body?: any }> {
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...opts.headers }, signal: ctrl.signal });
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
     const text = await res.text();
-    return { status: res.status, headers: res.headers, events: [], comments: 0, body: text ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      events: [],
+      comments: 0,
+      body: text ? JSON.parse(text) : undefined,
+    };
   }
   const events: SseEvent[] = [];
   let comments = 0;

@@ -10,7 +10,9 @@ export async function pdlcPackId(request: APIRequestContext): Promise<number> {
 /** Makes project `slug` on the PDLC pack at its first stage; returns the pack id. */
 export async function pdlcProject(request: APIRequestContext, slug: string): Promise<number> {
   const packId = await pdlcPackId(request);
-  const r = await request.put(`/agent/workflows/${slug}`, { data: { domain: 'pdlc', stage: 'discover', pack_id: packId } });
+  const r = await request.put(`/agent/workflows/${slug}`, {
+    data: { domain: 'pdlc', stage: 'discover', pack_id: packId },
+  });
   expect(r.status(), await r.text()).toBe(200);
   return packId;
 }

@@ -3,9 +3,11 @@ import { expect, type Page } from '@playwright/test';
 
 export type Box = { x: number; y: number; width: number; height: number };
 
-export const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+export const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-const viewportTransform = (page: Page) => page.locator('.react-flow__viewport').evaluate((el) => getComputedStyle(el).transform);
+const viewportTransform = (page: Page) =>
+  page.locator('.react-flow__viewport').evaluate((el) => getComputedStyle(el).transform);
 
 /** The canvas zoom (the scale of the viewport's transform matrix). */
 export async function zoom(page: Page): Promise<number> {

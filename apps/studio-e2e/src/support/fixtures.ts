@@ -37,9 +37,16 @@ interface TestFixtures {
 }
 
 /** A user made by the admin, with a name no other test uses. */
-async function newUser(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined, workerIndex: number): Promise<Credentials> {
+async function newUser(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+  workerIndex: number,
+): Promise<Credentials> {
   const admin = await playwright.request.newContext({ baseURL });
-  const user = { username: `u${workerIndex}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`, password: 'user-password-1' };
+  const user = {
+    username: `u${workerIndex}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
+    password: 'user-password-1',
+  };
   try {
     expect((await admin.post('/auth/login', { data: ADMIN })).status(), 'the admin signs in').toBe(200);
     const created = await admin.post('/studio/api/users', { data: user });
@@ -58,7 +65,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       if (!serverConfig) return use(null);
       const fake = serverConfig.llm ? await FakeLlm.start({ defaultTurn: serverConfig.llm }) : null;
       try {
-        const llmEnv: Record<string, string> = fake ? { LLM_PROVIDER: 'custom', LLM_MODEL: 'fake-model', LLM_API_BASE: fake.openaiBase } : {};
+        const llmEnv: Record<string, string> = fake
+          ? { LLM_PROVIDER: 'custom', LLM_MODEL: 'fake-model', LLM_API_BASE: fake.openaiBase }
+          : {};
         const server = await startExtraServer({ ...llmEnv, ...serverConfig.env });
         try {
           await use(server.url);
@@ -85,7 +94,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   signedIn: [true, { option: true }],
 
-  account: async ({ playwright, baseURL }, use, testInfo) => use(await newUser(playwright, baseURL, testInfo.workerIndex)),
+  account: async ({ playwright, baseURL }, use, testInfo) =>
+    use(await newUser(playwright, baseURL, testInfo.workerIndex)),
 
   session: [
     async ({ signedIn, playwright, baseURL, context }, use, testInfo) => {

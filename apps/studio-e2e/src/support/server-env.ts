@@ -25,7 +25,8 @@ export function assertBuilt(): void {
     [join(workspaceRoot, 'apps/api/dist/src/main.js'), 'npx nx run api:build'],
     [join(workspaceRoot, 'apps/studio/dist/index.html'), 'npx nx run studio:build'],
   ] as const) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: build it first (${how}), or run \`npx nx run studio-e2e:e2e\`, which does`);
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: build it first (${how}), or run \`npx nx run studio-e2e:e2e\`, which does`);
   }
 }
 

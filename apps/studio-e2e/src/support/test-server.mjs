@@ -17,7 +17,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const { Client } = createRequire(import.meta.url)('pg');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
-const adminUrl = process.env.TEST_DATABASE === 'postgres' ? process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres' : null;
+const adminUrl =
+  process.env.TEST_DATABASE === 'postgres'
+    ? process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
+    : null;
 const dbName = adminUrl ? `studio_e2e_${process.pid}_${randomBytes(3).toString('hex')}` : null;
 
 async function admin(sql) {

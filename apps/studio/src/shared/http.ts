@@ -92,12 +92,7 @@ export async function problemFromResponse(res: Response): Promise<ApiError> {
       type: typeof b.type === 'string' ? b.type : 'about:blank',
       title: typeof b.title === 'string' ? b.title : res.statusText || 'Error',
       status: typeof b.status === 'number' ? b.status : res.status,
-      detail:
-        typeof b.detail === 'string'
-          ? b.detail
-          : typeof b.message === 'string'
-            ? b.message
-            : undefined,
+      detail: typeof b.detail === 'string' ? b.detail : typeof b.message === 'string' ? b.message : undefined,
       code: typeof b.code === 'string' ? b.code : undefined,
       errors: Array.isArray(b.errors) ? b.errors : undefined,
     });

@@ -148,7 +148,11 @@ describe('reduceSse', () => {
     assert.equal(a.state.error, 'At the last stage');
     assert.equal(a.state.httpStatus, 409);
 
-    const b = run([{ type: 'connect' }, msg('9:1', 'status'), { type: 'http_error', status: 502, message: 'bad gateway' }]);
+    const b = run([
+      { type: 'connect' },
+      msg('9:1', 'status'),
+      { type: 'http_error', status: 502, message: 'bad gateway' },
+    ]);
     assert.equal(b.state.status, 'reconnecting');
 
     const c = run([{ type: 'connect' }, msg('9:1', 'status'), { type: 'http_error', status: 404, message: 'no run' }]);
@@ -161,7 +165,10 @@ describe('reduceSse', () => {
     assert.equal(a.state.lastEventId, 'r-1:0');
     const b = run([{ type: 'connect', resumeFrom: 'r-1:0' }, msg('r-1:1', 'status'), msg('r-1:2', 'content')]);
     assert.equal(b.events.length, 2);
-    const c = run([{ type: 'connect' }, { type: 'http_error', status: 409, message: 'busy', code: 'turn_in_progress' }]);
+    const c = run([
+      { type: 'connect' },
+      { type: 'http_error', status: 409, message: 'busy', code: 'turn_in_progress' },
+    ]);
     assert.equal(c.state.errorCode, 'turn_in_progress');
   });
 
@@ -177,7 +184,13 @@ describe('reduceSse', () => {
   });
 
   it('stops delivering after abort', () => {
-    const { state, events } = run([{ type: 'connect' }, msg('9:1', 'status'), { type: 'abort' }, msg('9:2', 'content'), { type: 'dropped' }]);
+    const { state, events } = run([
+      { type: 'connect' },
+      msg('9:1', 'status'),
+      { type: 'abort' },
+      msg('9:2', 'content'),
+      { type: 'dropped' },
+    ]);
     assert.equal(events.length, 1);
     assert.equal(state.status, 'aborted');
   });

@@ -17,14 +17,7 @@ export interface StreamEvent {
   data: unknown;
 }
 
-export type StreamStatus =
-  | 'idle'
-  | 'connecting'
-  | 'open'
-  | 'reconnecting'
-  | 'closed'
-  | 'failed'
-  | 'aborted';
+export type StreamStatus = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed' | 'failed' | 'aborted';
 
 export interface SseState {
   status: StreamStatus;
@@ -164,9 +157,7 @@ export function reduceSse(state: SseState, action: SseAction): SseStep {
         received: state.received + 1,
         attempt: 0,
         error: null,
-        ...(parsed
-          ? { runId: parsed.runId, lastSeq: parsed.seq, lastEventId: msg.id ?? null }
-          : {}),
+        ...(parsed ? { runId: parsed.runId, lastSeq: parsed.seq, lastEventId: msg.id ?? null } : {}),
       };
       return { state: next, event };
     }
@@ -179,10 +170,19 @@ export function reduceSse(state: SseState, action: SseAction): SseStep {
     case 'http_error':
       if (state.closed || state.status === 'aborted') return { state, event: null };
       if (state.lastEventId && retryable(action.status)) {
-        return { state: { ...planRetry(state, action.message), httpStatus: action.status, errorCode: action.code ?? null }, event: null };
+        return {
+          state: { ...planRetry(state, action.message), httpStatus: action.status, errorCode: action.code ?? null },
+          event: null,
+        };
       }
       return {
-        state: { ...state, status: 'failed', error: action.message, httpStatus: action.status, errorCode: action.code ?? null },
+        state: {
+          ...state,
+          status: 'failed',
+          error: action.message,
+          httpStatus: action.status,
+          errorCode: action.code ?? null,
+        },
         event: null,
       };
 

@@ -14,6 +14,9 @@ describe('lineDiff', () => {
     const many = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n');
     const d = lineDiff(`${many}\nold\n`, `${many}\nnew\n`, 2);
     assert.deepEqual(d[0], { kind: 'fold', count: 18 });
-    assert.deepEqual(d.slice(1).map((l) => l.kind), ['same', 'same', 'removed', 'added']);
+    assert.deepEqual(
+      d.slice(1).map((l) => l.kind),
+      ['same', 'same', 'removed', 'added'],
+    );
   });
 });

@@ -83,7 +83,9 @@ export function useEventStream({ onEvent, resumePath = '/agent/stream' }: UseEve
         handleUnauthorized(res.status);
         const err = await problemFromResponse(res);
         if (ctrl.signal.aborted) return;
-        scheduleIfNeeded(dispatch(gen, { type: 'http_error', status: res.status, message: errorMessage(err), code: err.code }));
+        scheduleIfNeeded(
+          dispatch(gen, { type: 'http_error', status: res.status, message: errorMessage(err), code: err.code }),
+        );
         return;
       }
       if (!res.body) {

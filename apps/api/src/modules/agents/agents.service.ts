@@ -189,11 +189,23 @@ export class AgentsService {
    */
   private async checkReferences(user: AuthUser, m: EntityManager, modelId: number | null, skillIds: number[]) {
     if (modelId != null) {
-      await m.getRepository(Model).createQueryBuilder('x').select('x.id').where({ id: modelId }).setLock('pessimistic_read').getMany();
+      await m
+        .getRepository(Model)
+        .createQueryBuilder('x')
+        .select('x.id')
+        .where({ id: modelId })
+        .setLock('pessimistic_read')
+        .getMany();
       await this.models.records.assertVisible(user, [modelId], 'model_id', m);
     }
     if (skillIds.length) {
-      await m.getRepository(Skill).createQueryBuilder('x').select('x.id').where({ id: In(skillIds) }).setLock('pessimistic_read').getMany();
+      await m
+        .getRepository(Skill)
+        .createQueryBuilder('x')
+        .select('x.id')
+        .where({ id: In(skillIds) })
+        .setLock('pessimistic_read')
+        .getMany();
       await this.skills.records.assertVisible(user, skillIds, 'skill_ids', m);
     }
   }

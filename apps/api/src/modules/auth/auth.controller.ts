@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, Post, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  ParseIntPipe,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
@@ -10,7 +23,15 @@ import { isTrustedHost } from '../../platform/http/body';
 import { CurrentUser, Public } from './auth.decorators';
 import { LocalLoginGuard, LoginBodyGuard, RateLimitGuard } from './auth.guards';
 import { AuthService } from './auth.service';
-import { CreatedTokenView, CreateTokenDto, CredentialsDto, LoginDto, SetupStateView, TokenView, UserView } from './dto/credentials.dto';
+import {
+  CreatedTokenView,
+  CreateTokenDto,
+  CredentialsDto,
+  LoginDto,
+  SetupStateView,
+  TokenView,
+  UserView,
+} from './dto/credentials.dto';
 import type { AuthUser } from './user.entity';
 
 @ApiTags('auth')

@@ -19,5 +19,6 @@ export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionConte
 
 /** The user when there is one (public routes). */
 export const OptionalUser = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): AuthUser | null => ctx.switchToHttp().getRequest<{ user?: AuthUser }>().user ?? null,
+  (_: unknown, ctx: ExecutionContext): AuthUser | null =>
+    ctx.switchToHttp().getRequest<{ user?: AuthUser }>().user ?? null,
 );

@@ -17,7 +17,12 @@ const OWNED: Array<[table: string, one: string, many: string]> = [
   ['models', 'model', 'models'],
 ];
 
-const ARGON: argon2.HashOptions & { raw?: false } = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+const ARGON: argon2.HashOptions & { raw?: false } = {
+  type: argon2.argon2id,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+};
 const INVALID = () => new DomainError('auth.invalid_credentials', 'Wrong username or password.');
 const TOKEN_PREFIX = 'aws_';
 
@@ -85,15 +90,25 @@ export class AuthService {
       await m.query('LOCK TABLE users IN EXCLUSIVE MODE');
       const count = await m.getRepository(User).count();
       if (count > 0) throw new DomainError('setup.already_done', 'Setup is already done: log in instead.');
-      const u = await m.getRepository(User).save(m.getRepository(User).create({ username, password_hash: hash, is_admin: true }));
+      const u = await m
+        .getRepository(User)
+        .save(m.getRepository(User).create({ username, password_hash: hash, is_admin: true }));
       return toAuthUser(u);
     });
   }
 
   async createUser(username: string, password: string, isAdmin: boolean): Promise<AuthUser> {
-    const exists = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getExists();
-    if (exists) throw new DomainError('record.duplicate', `A user named "${username}" already exists.`, [{ field: 'username', message: 'is taken' }]);
-    const u = await this.users.save(this.users.create({ username, password_hash: await argon2.hash(password, ARGON), is_admin: isAdmin }));
+    const exists = await this.users
+      .createQueryBuilder('u')
+      .where('lower(u.username) = lower(:username)', { username })
+      .getExists();
+    if (exists)
+      throw new DomainError('record.duplicate', `A user named "${username}" already exists.`, [
+        { field: 'username', message: 'is taken' },
+      ]);
+    const u = await this.users.save(
+      this.users.create({ username, password_hash: await argon2.hash(password, ARGON), is_admin: isAdmin }),
+    );
     return toAuthUser(u);
   }
 
@@ -110,17 +125,28 @@ export class AuthService {
   async deleteUser(actor: AuthUser, id: number, cascade = false) {
     if (actor.id === id) throw new DomainError('conflict', 'You cannot delete your own account.');
     await this.ds.transaction(async (m) => {
-      const [user]: Array<{ username: string }> = await m.query('SELECT username FROM users WHERE id = $1 FOR UPDATE', [id]);
+      const [user]: Array<{ username: string }> = await m.query('SELECT username FROM users WHERE id = $1 FOR UPDATE', [
+        id,
+      ]);
       if (!user) throw new DomainError('not_found', 'User not found');
       const [owned]: Array<Record<string, number>> = await m.query(
         `SELECT ${OWNED.map(([table]) => `(SELECT count(*) FROM ${table} WHERE owner_id = $1)::int AS ${table}`).join(', ')},
                 (SELECT count(*) FROM runs WHERE owner_id = $1 AND state = 'running')::int AS running`,
         [id],
       );
-      if (owned.running) throw new DomainError('conflict', `User ${user.username} has ${owned.running} turn(s) running: cancel them, or delete the user when they end.`);
-      const parts = OWNED.filter(([table]) => owned[table] > 0).map(([table, one, many]) => `${owned[table]} ${owned[table] === 1 ? one : many}`);
+      if (owned.running)
+        throw new DomainError(
+          'conflict',
+          `User ${user.username} has ${owned.running} turn(s) running: cancel them, or delete the user when they end.`,
+        );
+      const parts = OWNED.filter(([table]) => owned[table] > 0).map(
+        ([table, one, many]) => `${owned[table]} ${owned[table] === 1 ? one : many}`,
+      );
       if (parts.length && !cascade) {
-        throw new DomainError('user.owns_records', `User ${user.username} owns ${parts.join(', ')}. Delete with ?cascade=true to delete these records with the user.`);
+        throw new DomainError(
+          'user.owns_records',
+          `User ${user.username} owns ${parts.join(', ')}. Delete with ?cascade=true to delete these records with the user.`,
+        );
       }
       for (const [table] of OWNED) if (owned[table]) await m.query(`DELETE FROM ${table} WHERE owner_id = $1`, [id]);
       await m.query('DELETE FROM users WHERE id = $1', [id]);
@@ -134,7 +160,10 @@ export class AuthService {
     if (!username || !password) return;
     if (password.length < 8) throw new Error('ADMIN_PASSWORD must be at least 8 characters');
     const hash = await argon2.hash(password, ARGON);
-    const existing = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
+    const existing = await this.users
+      .createQueryBuilder('u')
+      .where('lower(u.username) = lower(:username)', { username })
+      .getOne();
     if (existing) {
       await this.users.update({ id: existing.id }, { password_hash: hash, is_admin: true });
     } else {
@@ -186,7 +215,8 @@ export class AuthService {
     }
     const authUser = toAuthUser(user);
     this.tokenCache.delete(hash);
-    if (generation === this.tokenGeneration) this.tokenCache.set(hash, { tokenId: row.id, user: authUser, until: now + TOKEN_CACHE_MS });
+    if (generation === this.tokenGeneration)
+      this.tokenCache.set(hash, { tokenId: row.id, user: authUser, until: now + TOKEN_CACHE_MS });
     if (this.tokenCache.size > TOKEN_CACHE_SIZE) this.tokenCache.delete(this.tokenCache.keys().next().value as string);
     return authUser;
   }

@@ -32,6 +32,9 @@ export class SessionSerializer extends PassportSerializer implements OnModuleDes
   }
 
   deserializeUser(id: number, done: (err: unknown, user?: AuthUser | false) => void) {
-    this.auth.findUser(id).then((u) => done(null, u ?? false), (e) => done(e));
+    this.auth.findUser(id).then(
+      (u) => done(null, u ?? false),
+      (e) => done(e),
+    );
   }
 }

@@ -9,7 +9,10 @@ export class DatabaseSessionStore extends session.Store {
   private readonly repo: Repository<SessionRecord>;
   private lastSweep = 0;
 
-  constructor(ds: DataSource, private readonly ttlMs: number) {
+  constructor(
+    ds: DataSource,
+    private readonly ttlMs: number,
+  ) {
     super();
     this.repo = ds.getRepository(SessionRecord);
   }
@@ -38,15 +41,24 @@ export class DatabaseSessionStore extends session.Store {
     this.repo
       .upsert({ sid, sess: sess as never, user_id: this.userId(sess), expires_at: this.expiry(sess) }, ['sid'])
       .then(() => this.sweep())
-      .then(() => cb?.(), (e) => cb?.(e));
+      .then(
+        () => cb?.(),
+        (e) => cb?.(e),
+      );
   }
 
   override touch(sid: string, sess: session.SessionData, cb?: (err?: unknown) => void) {
-    this.repo.update({ sid }, { expires_at: this.expiry(sess) }).then(() => cb?.(), (e) => cb?.(e));
+    this.repo.update({ sid }, { expires_at: this.expiry(sess) }).then(
+      () => cb?.(),
+      (e) => cb?.(e),
+    );
   }
 
   override destroy(sid: string, cb?: (err?: unknown) => void) {
-    this.repo.delete({ sid }).then(() => cb?.(), (e) => cb?.(e));
+    this.repo.delete({ sid }).then(
+      () => cb?.(),
+      (e) => cb?.(e),
+    );
   }
 
   /** Deletes expired rows at most once an hour, piggybacking on writes. */

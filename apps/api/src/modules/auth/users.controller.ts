@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { DbIdPipe } from '../../platform/database/db-id';
 import { AdminOnly, CurrentUser } from './auth.decorators';
 import { AuthService } from './auth.service';
@@ -27,9 +34,20 @@ export class UsersController {
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse()
-  @ApiQuery({ name: 'cascade', required: false, enum: ['true'], description: 'also delete the projects, packs, agents, skills and models the user owns' })
-  @ApiConflictResponse({ description: '`user.owns_records` (named in the detail) without `cascade=true`, or a turn of theirs is running' })
-  remove(@CurrentUser() actor: AuthUser, @Param('id', ParseIntPipe, new DbIdPipe('User')) id: number, @Query('cascade') cascade?: string) {
+  @ApiQuery({
+    name: 'cascade',
+    required: false,
+    enum: ['true'],
+    description: 'also delete the projects, packs, agents, skills and models the user owns',
+  })
+  @ApiConflictResponse({
+    description: '`user.owns_records` (named in the detail) without `cascade=true`, or a turn of theirs is running',
+  })
+  remove(
+    @CurrentUser() actor: AuthUser,
+    @Param('id', ParseIntPipe, new DbIdPipe('User')) id: number,
+    @Query('cascade') cascade?: string,
+  ) {
     return this.auth.deleteUser(actor, id, cascade === 'true' || cascade === '1');
   }
 }

@@ -1,5 +1,19 @@
 /** /agent: the HTTP face of the runtime — sync chat, the SSE stream with resume, demo, history, runs, status. */
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Sse, UseGuards, type MessageEvent } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Sse,
+  UseGuards,
+  type MessageEvent,
+} from '@nestjs/common';
 import { ApiAcceptedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request } from 'express';
@@ -15,7 +29,20 @@ import type { AuthUser } from '../auth/user.entity';
 import { RuntimeService } from '../runtime/runtime.service';
 import type { TurnResult } from '../runtime/runtime.types';
 import { ChatService, type StartedTurn } from './chat.service';
-import { CancelView, ChatDto, ChatResponseView, DemoDto, DemoResponseView, HistoryQueryDto, HistoryView, RunListView, RunsQueryDto, RunView, StatusView, StreamQueryDto } from './dto/chat.dto';
+import {
+  CancelView,
+  ChatDto,
+  ChatResponseView,
+  DemoDto,
+  DemoResponseView,
+  HistoryQueryDto,
+  HistoryView,
+  RunListView,
+  RunsQueryDto,
+  RunView,
+  StatusView,
+  StreamQueryDto,
+} from './dto/chat.dto';
 import { STREAM_EVENT_DOC, StreamEventModels } from './dto/stream-events.dto';
 import { RunHub } from './run-hub';
 import { Heartbeats } from './heartbeats';
@@ -81,7 +108,14 @@ export class ChatController {
     const turn = await this.chat.startDemoTurn(dto, 'demo', user ? `u:${user.id}` : `ip:${req.ip}`);
     const r = await turn.result;
     failIfError(turn, r);
-    return { reply: r.reply, domain: turn.pack.domain, stage: r.stage, agent: r.agent, tool_calls: r.tool_calls, provider: this.runtime.describeDefault().provider };
+    return {
+      reply: r.reply,
+      domain: turn.pack.domain,
+      stage: r.stage,
+      agent: r.agent,
+      tool_calls: r.tool_calls,
+      provider: this.runtime.describeDefault().provider,
+    };
   }
 
   @Public()
@@ -89,7 +123,11 @@ export class ChatController {
   @UseGuards(RateLimitGuard)
   @SkipThrottle({ client: true, user: true })
   @ApiProduces('text/event-stream')
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: '`<run_id>:<seq>`: replay after seq, then tail live' })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: '`<run_id>:<seq>`: replay after seq, then tail live',
+  })
   @ApiExtraModels(...StreamEventModels)
   @ApiOkResponse({ description: STREAM_EVENT_DOC, content: { 'text/event-stream': { schema: { type: 'string' } } } })
   async stream(
@@ -104,12 +142,17 @@ export class ChatController {
     let afterSeq = 0;
     if (resume) {
       const m = LAST_EVENT_ID.exec(resume.trim());
-      if (!m) throw new DomainError('validation', 'Last-Event-ID must be <run_id>:<seq>.', [{ field: 'last_event_id', message: 'must be <run_id>:<seq>' }]);
+      if (!m)
+        throw new DomainError('validation', 'Last-Event-ID must be <run_id>:<seq>.', [
+          { field: 'last_event_id', message: 'must be <run_id>:<seq>' },
+        ]);
       runId = (await this.chat.findRunFor(user, m[1])).id;
       afterSeq = Number(m[2]);
     } else if (q.project_slug) {
-      if (!user) throw new DomainError('unauthorized', 'Log in to chat with a project (or omit project_slug for the demo).');
-      if (isCrossSiteGet(req, this.config.allowedOrigins)) throw new DomainError('origin.cross_site', 'A turn on a project cannot be started from another site.');
+      if (!user)
+        throw new DomainError('unauthorized', 'Log in to chat with a project (or omit project_slug for the demo).');
+      if (isCrossSiteGet(req, this.config.allowedOrigins))
+        throw new DomainError('origin.cross_site', 'A turn on a project cannot be started from another site.');
       const release = this.slots.acquire(`u:${user.id}`);
       try {
         runId = (await this.chat.startProjectTurn(user, q, 'stream')).runId;
@@ -165,7 +208,8 @@ export class ChatController {
   @Get('history/:slug')
   @ApiOkResponse({ type: HistoryView })
   history(@CurrentUser() user: AuthUser, @Param('slug') slug: string, @Query() q: HistoryQueryDto) {
-    if (q.limit !== undefined && q.limit > 200) throw new DomainError('validation', 'limit is at most 200', [{ field: 'limit', message: 'must be at most 200' }]);
+    if (q.limit !== undefined && q.limit > 200)
+      throw new DomainError('validation', 'limit is at most 200', [{ field: 'limit', message: 'must be at most 200' }]);
     return this.chat.history(user, slug, q.before, q.limit);
   }
 

@@ -16,7 +16,13 @@ import { Run } from './run.entity';
 import { StreamSlots } from './stream-slots';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Run, RunEvent, Message]), RuntimeModule, ProjectsModule, WorkflowsModule, AgentsModule],
+  imports: [
+    TypeOrmModule.forFeature([Run, RunEvent, Message]),
+    RuntimeModule,
+    ProjectsModule,
+    WorkflowsModule,
+    AgentsModule,
+  ],
   controllers: [ChatController],
   providers: [ChatService, RunHub, StreamSlots, Heartbeats, RunAdmission],
 })

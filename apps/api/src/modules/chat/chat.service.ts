@@ -46,10 +46,16 @@ export interface StartedTurn {
 }
 
 const HISTORY_FOR_CONTEXT = 20;
-const MESSAGE_STATE: Record<TurnResult['state'], MessageState> = { done: 'done', cancelled: 'stopped', error: 'failed', interrupted: 'interrupted' };
+const MESSAGE_STATE: Record<TurnResult['state'], MessageState> = {
+  done: 'done',
+  cancelled: 'stopped',
+  error: 'failed',
+  interrupted: 'interrupted',
+};
 const OUTCOME_NOT_STORED = {
   code: 'outcome_not_stored',
-  message: 'The turn ended, but the database is unavailable so its outcome is not stored yet. It will be stored when the database is back: replay this run later.',
+  message:
+    'The turn ended, but the database is unavailable so its outcome is not stored yet. It will be stored when the database is back: replay this run later.',
 };
 const DEMO_PACK = 'pdlc';
 
@@ -94,9 +100,17 @@ export class ChatService implements OnApplicationBootstrap {
   /** A turn on a user's project (chat and stream). */
   async startProjectTurn(user: AuthUser, input: TurnInput, mode: 'chat' | 'stream'): Promise<StartedTurn> {
     if (!input.project_slug) throw invalid([{ field: 'project_slug', message: 'is required' }]);
-    const bound = await this.projects.ensureBinding(user, input.project_slug, { pack_id: input.pack_id, domain: input.domain, stage: input.stage });
+    const bound = await this.projects.ensureBinding(user, input.project_slug, {
+      pack_id: input.pack_id,
+      domain: input.domain,
+      stage: input.stage,
+    });
     const project = bound.project;
-    if (!bound.pack) throw invalid([{ field: 'pack_id', message: 'this project has no pack yet: choose one with pack_id' }], 'Choose a pack for this project first.');
+    if (!bound.pack)
+      throw invalid(
+        [{ field: 'pack_id', message: 'this project has no pack yet: choose one with pack_id' }],
+        'Choose a pack for this project first.',
+      );
     const pack = await this.workflows.packForRuntime(user, bound.pack);
     const runId = randomUUID();
     const ports: TurnPorts = {
@@ -109,12 +123,17 @@ export class ChatService implements OnApplicationBootstrap {
     // Admitted (one turn per project, a cap per user: run-admission.ts), then one statement: the run row,
     // the user's history entry (when there is a message) and the recent history for the model's context —
     // read from the statement's snapshot, so without this message.
-    const recent: Array<{ role: 'user' | 'assistant'; content: string }> = await this.admission.admit(user.id, project, (m) => m.query(
-      `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage) VALUES ($1, $2, $3, $4, $5, 'running', $6) RETURNING id),
+    const recent: Array<{ role: 'user' | 'assistant'; content: string }> = await this.admission.admit(
+      user.id,
+      project,
+      (m) =>
+        m.query(
+          `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage) VALUES ($1, $2, $3, $4, $5, 'running', $6) RETURNING id),
             um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '')
        SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
-      [runId, user.id, project.id, pack.id, mode, project.stage, message.trim() ? message : ''],
-    ));
+          [runId, user.id, project.id, pack.id, mode, project.stage, message.trim() ? message : ''],
+        ),
+    );
     const history: ChatMessage[] = recent.reverse().map((m) => ({ role: m.role, content: m.content }));
     const result = this.execute(runId, user.id, project, pack, ports, history, input, message);
     return { runId, project, pack, result };
@@ -136,8 +155,10 @@ export class ChatService implements OnApplicationBootstrap {
   private async demoTurn(input: TurnInput, mode: 'demo' | 'stream'): Promise<StartedTurn> {
     const system = (await this.workflows.listVisible(null)).find((w) => w.slug === DEMO_PACK && w.is_system);
     if (!system) throw new DomainError('unavailable', 'The demo pack is not available.');
-    if (input.domain && input.domain !== system.domain) throw invalid([{ field: 'domain', message: `the demo runs the ${system.domain} pack` }]);
-    if (input.stage && !system.stages.includes(input.stage)) throw invalid([{ field: 'stage', message: `must be one of ${system.stages.join(', ')}` }]);
+    if (input.domain && input.domain !== system.domain)
+      throw invalid([{ field: 'domain', message: `the demo runs the ${system.domain} pack` }]);
+    if (input.stage && !system.stages.includes(input.stage))
+      throw invalid([{ field: 'stage', message: `must be one of ${system.stages.join(', ')}` }]);
     const pack = await this.workflows.getPackForRuntime(null, system.id);
     const runId = randomUUID();
     const ports: TurnPorts = {
@@ -160,11 +181,29 @@ export class ChatService implements OnApplicationBootstrap {
       stage: input.stage ?? pack.stages[0],
       usage: { input_tokens: 0, output_tokens: 0 },
     });
-    const result = this.execute(runId, null, null, pack, ports, [], { ...input, stage: input.stage ?? pack.stages[0] }, storableText(input.message ?? ''));
+    const result = this.execute(
+      runId,
+      null,
+      null,
+      pack,
+      ports,
+      [],
+      { ...input, stage: input.stage ?? pack.stages[0] },
+      storableText(input.message ?? ''),
+    );
     return { runId, project: null, pack, result };
   }
 
-  private execute(runId: string, ownerId: number | null, project: Project | null, pack: PackSnapshot, ports: TurnPorts, history: ChatMessage[], input: TurnInput, message: string): Promise<TurnResult> {
+  private execute(
+    runId: string,
+    ownerId: number | null,
+    project: Project | null,
+    pack: PackSnapshot,
+    ports: TurnPorts,
+    history: ChatMessage[],
+    input: TurnInput,
+    message: string,
+  ): Promise<TurnResult> {
     const controller = new AbortController();
     this.hub.start(runId, ownerId, controller);
     const timer = setTimeout(() => controller.abort({ code: 'turn_timeout' }), this.config.turnTimeoutMs);
@@ -269,14 +308,16 @@ export class ChatService implements OnApplicationBootstrap {
     if (run.state === 'running' && this.hub.isSettling(runId)) {
       throw new DomainError('run.not_running', `Run ${runId} has ended; its outcome is being stored.`);
     }
-    if (run.state !== 'running' || !this.hub.cancel(runId)) throw new DomainError('run.not_running', `Run ${runId} is not running (state: ${run.state}).`);
+    if (run.state !== 'running' || !this.hub.cancel(runId))
+      throw new DomainError('run.not_running', `Run ${runId} is not running (state: ${run.state}).`);
     return { run_id: runId, state: 'cancelling' };
   }
 
   /** A run visible to the caller: their own, or (owner null) a demo run. 404 otherwise. */
   async findRunFor(user: AuthUser | null, runId: string): Promise<Run> {
     const run = isUuid(runId) ? await this.ds.getRepository(Run).findOneBy({ id: runId }) : null;
-    if (!run || (run.owner_id !== null && run.owner_id !== user?.id)) throw new DomainError('not_found', `Run ${runId} not found`);
+    if (!run || (run.owner_id !== null && run.owner_id !== user?.id))
+      throw new DomainError('not_found', `Run ${runId} not found`);
     return run;
   }
 
@@ -315,7 +356,8 @@ export class ChatService implements OnApplicationBootstrap {
   /** One run as the inspector shows it (docs/API.md "Runs"): the caller's own, or a demo run; 404 otherwise. */
   async runInfo(user: AuthUser, runId: string): Promise<RunInfo> {
     const [row]: RunRow[] = isUuid(runId) ? await this.ds.query(`${RUN_SELECT} WHERE r.id = $1`, [runId]) : [];
-    if (!row || (row.owner_id !== null && row.owner_id !== user.id)) throw new DomainError('not_found', `Run ${runId} not found`);
+    if (!row || (row.owner_id !== null && row.owner_id !== user.id))
+      throw new DomainError('not_found', `Run ${runId} not found`);
     return runInfo(row);
   }
 
@@ -334,7 +376,10 @@ export class ChatService implements OnApplicationBootstrap {
       where += ` AND (r.created_at, r.id) < (SELECT created_at, id FROM runs WHERE id = $${params.length} AND owner_id = $1)`;
     }
     params.push(take);
-    const rows: RunRow[] = await this.ds.query(`${RUN_SELECT} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length}`, params);
+    const rows: RunRow[] = await this.ds.query(
+      `${RUN_SELECT} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length}`,
+      params,
+    );
     return { runs: rows.map(runInfo), next_before: rows.length === take ? rows[rows.length - 1].id : null };
   }
 
@@ -343,15 +388,28 @@ export class ChatService implements OnApplicationBootstrap {
     const stale = await this.ds.getRepository(Run).find({ where: { state: 'running' } });
     for (const run of stale) {
       await this.ds.transaction(async (m) => {
-        const last: Array<{ max: number | null }> = await m.query('SELECT max(seq) AS max FROM run_events WHERE run_id = $1', [run.id]);
+        const last: Array<{ max: number | null }> = await m.query(
+          'SELECT max(seq) AS max FROM run_events WHERE run_id = $1',
+          [run.id],
+        );
         let seq = Number(last[0]?.max ?? 0);
         const events = [
-          { event: 'error', data: { code: 'interrupted', message: 'The server restarted while this run was in flight.' } },
+          {
+            event: 'error',
+            data: { code: 'interrupted', message: 'The server restarted while this run was in flight.' },
+          },
           { event: 'done', data: { run_id: run.id, reply: run.reply, usage: run.usage, state: 'interrupted' } },
           { event: 'close', data: {} },
         ];
-        await m.getRepository(RunEvent).insert(events.map((e) => ({ run_id: run.id, seq: ++seq, event: e.event, data: e.data })));
-        await m.getRepository(Run).update({ id: run.id }, { state: 'interrupted', finished_at: new Date(), last_seq: seq, error: events[0].data });
+        await m
+          .getRepository(RunEvent)
+          .insert(events.map((e) => ({ run_id: run.id, seq: ++seq, event: e.event, data: e.data })));
+        await m
+          .getRepository(Run)
+          .update(
+            { id: run.id },
+            { state: 'interrupted', finished_at: new Date(), last_seq: seq, error: events[0].data },
+          );
         if (run.project_id) {
           await m.getRepository(Message).insert({
             project_id: run.project_id,

@@ -18,7 +18,11 @@ export class Message {
   @Column({ type: 'varchar', length: 64, nullable: true }) stage: string | null;
   @Column({ type: 'varchar', length: 64, nullable: true }) node_key: string | null;
   @Column({ type: 'integer', nullable: true }) agent_id: number | null;
-  @Column({ type: 'jsonb', default: () => "'[]'" }) tool_calls: Array<{ name: string; arguments: unknown; ok: boolean }>;
+  @Column({ type: 'jsonb', default: () => "'[]'" }) tool_calls: Array<{
+    name: string;
+    arguments: unknown;
+    ok: boolean;
+  }>;
   /** how the assistant's turn ended; always `done` for a user message */
   @Column({ type: 'varchar', length: 16, default: 'done' }) state: MessageState;
   @Column({ type: 'jsonb', nullable: true }) error: { code: string; message: string } | null;

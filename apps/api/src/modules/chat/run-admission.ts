@@ -13,7 +13,13 @@ import type { Project } from '../projects/project.entity';
 const RETRY_AFTER_S = '5';
 
 export const turnInProgress = (slug: string, runId: string) =>
-  new DomainError('turn_in_progress', `A turn is still running on project ${slug} (run ${runId}): wait for it to end or cancel it.`, undefined, undefined, { run_id: runId });
+  new DomainError(
+    'turn_in_progress',
+    `A turn is still running on project ${slug} (run ${runId}): wait for it to end or cancel it.`,
+    undefined,
+    undefined,
+    { run_id: runId },
+  );
 
 @Injectable()
 export class RunAdmission {
@@ -35,19 +41,33 @@ export class RunAdmission {
     try {
       return await this.ds.transaction(async (m) => {
         await m.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
-        const running: Array<{ id: string; project_id: number | null }> = await m.query(`SELECT id, project_id FROM runs WHERE owner_id = $1 AND state = 'running'`, [userId]);
+        const running: Array<{ id: string; project_id: number | null }> = await m.query(
+          `SELECT id, project_id FROM runs WHERE owner_id = $1 AND state = 'running'`,
+          [userId],
+        );
         const same = running.find((r) => r.project_id === project.id);
         if (same) throw turnInProgress(project.slug, same.id);
         if (running.length >= this.config.maxRunsPerUser) {
-          throw new DomainError('runs.too_many', `At most ${this.config.maxRunsPerUser} turns may run at once per user; wait for one to end.`, undefined, { 'Retry-After': RETRY_AFTER_S });
+          throw new DomainError(
+            'runs.too_many',
+            `At most ${this.config.maxRunsPerUser} turns may run at once per user; wait for one to end.`,
+            undefined,
+            { 'Retry-After': RETRY_AFTER_S },
+          );
         }
-        const [fresh]: Array<Pick<Project, 'stage' | 'awaiting_gate'>> = await m.query('SELECT stage, awaiting_gate FROM projects WHERE id = $1', [project.id]);
+        const [fresh]: Array<Pick<Project, 'stage' | 'awaiting_gate'>> = await m.query(
+          'SELECT stage, awaiting_gate FROM projects WHERE id = $1',
+          [project.id],
+        );
         if (fresh) Object.assign(project, fresh);
         return insert(m);
       });
     } catch (e) {
       if (!(e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505')) throw e;
-      const [other]: Array<{ id: string }> = await this.ds.query(`SELECT id FROM runs WHERE project_id = $1 AND state = 'running'`, [project.id]);
+      const [other]: Array<{ id: string }> = await this.ds.query(
+        `SELECT id FROM runs WHERE project_id = $1 AND state = 'running'`,
+        [project.id],
+      );
       if (!other) throw e;
       throw turnInProgress(project.slug, other.id);
     }
@@ -57,7 +77,12 @@ export class RunAdmission {
   acquireDemo(client: string): () => void {
     const n = this.demo.get(client) ?? 0;
     if (n >= this.config.maxDemoRunsPerClient) {
-      throw new DomainError('runs.too_many', `At most ${this.config.maxDemoRunsPerClient} demo turns may run at once per client; wait for one to end.`, undefined, { 'Retry-After': RETRY_AFTER_S });
+      throw new DomainError(
+        'runs.too_many',
+        `At most ${this.config.maxDemoRunsPerClient} demo turns may run at once per client; wait for one to end.`,
+        undefined,
+        { 'Retry-After': RETRY_AFTER_S },
+      );
     }
     this.demo.set(client, n + 1);
     let released = false;

@@ -64,7 +64,11 @@ class LiveRun {
   /** resolves when subscribers have been told the run ended */
   readonly ended: Promise<void>;
   markEnded: () => void = () => undefined;
-  constructor(readonly id: string, readonly ownerId: number | null, readonly controller: AbortController) {
+  constructor(
+    readonly id: string,
+    readonly ownerId: number | null,
+    readonly controller: AbortController,
+  ) {
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
   }
 }
@@ -141,14 +145,16 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.flushing = r.flushing.then(() =>
         this.insertEvents(r.id, batch).then(
           () => {
-            if (r.failures) this.logger.log({ run_id: r.id, failures: r.failures }, 'run events stored again after failed writes');
+            if (r.failures)
+              this.logger.log({ run_id: r.id, failures: r.failures }, 'run events stored again after failed writes');
             r.failures = 0;
           },
           (err) => {
             // back to the front of the queue (seqs stay in order), retried after a backoff
             r.pending.unshift(...batch);
             r.failures++;
-            if (r.failures === 1) this.logger.warn({ err: errInfo(err), run_id: r.id }, 'could not store run events; retrying');
+            if (r.failures === 1)
+              this.logger.warn({ err: errInfo(err), run_id: r.id }, 'could not store run events; retrying');
             if (!r.timer && !r.closing) r.timer = setTimeout(() => void this.flush(r), retryDelay(r.failures));
           },
         ),
@@ -178,7 +184,11 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
    * write — now with those events — goes on being retried in the background until it lands: the run
    * is never left `running` while this process lives (and a restart marks it `interrupted`).
    */
-  async complete(runId: string, persist: (events: HubEvent[]) => Promise<void>, opts: CompleteOptions): Promise<Completion> {
+  async complete(
+    runId: string,
+    persist: (events: HubEvent[]) => Promise<void>,
+    opts: CompleteOptions,
+  ): Promise<Completion> {
     const r = this.live.get(runId);
     if (!r || r.finished || r.closing) return 'stored';
     r.closing = true;
@@ -194,7 +204,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     ];
     const stored = ending(next);
     const deadline = Math.min(Date.now() + opts.waitMs, this.shutdownBy ?? Infinity);
-    for (let failures = 0; ; ) {
+    for (let failures = 0; ;) {
       try {
         await persist([...r.pending, ...stored]);
         r.pending.length = 0;
@@ -202,14 +212,18 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
         return 'stored';
       } catch (err) {
         failures++;
-        if (failures === 1) this.logger.warn({ err: errInfo(err), run_id: runId }, 'could not store the run outcome; retrying');
+        if (failures === 1)
+          this.logger.warn({ err: errInfo(err), run_id: runId }, 'could not store the run outcome; retrying');
         const wait = retryDelay(failures);
         if (Date.now() + wait > deadline) break;
         await delay(wait);
       }
     }
     const last = [{ seq: next, event: 'error', data: opts.notStored }, ...ending(next + 1)];
-    this.logger.error({ run_id: runId }, 'the run outcome could not be stored; the stream ends with outcome_not_stored and the write is retried in the background');
+    this.logger.error(
+      { run_id: runId },
+      'the run outcome could not be stored; the stream ends with outcome_not_stored and the write is retried in the background',
+    );
     const events = [...r.pending, ...last];
     r.pending.length = 0;
     r.unsettled = this.settleLater(r, () => persist(events));
@@ -234,7 +248,8 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
         last = err;
       }
     }
-    if (last !== undefined) this.logger.error({ err: errInfo(last), run_id: r.id }, 'stopping with the run outcome still not stored');
+    if (last !== undefined)
+      this.logger.error({ err: errInfo(last), run_id: r.id }, 'stopping with the run outcome still not stored');
   }
 
   private endWith(r: LiveRun, last: HubEvent[], linger = true) {
@@ -269,7 +284,12 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.listeners.add(entry);
       return () => r.listeners.delete(entry);
     }
-    const rows = await this.ds.getRepository(RunEvent).createQueryBuilder('e').where('e.run_id = :runId AND e.seq > :afterSeq', { runId, afterSeq }).orderBy('e.seq', 'ASC').getMany();
+    const rows = await this.ds
+      .getRepository(RunEvent)
+      .createQueryBuilder('e')
+      .where('e.run_id = :runId AND e.seq > :afterSeq', { runId, afterSeq })
+      .orderBy('e.seq', 'ASC')
+      .getMany();
     for (const row of rows) fn({ seq: row.seq, event: row.event, data: row.data });
     end();
     return () => undefined;
@@ -295,7 +315,10 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     this.shutdownBy = Date.now() + budget;
     const open = [...this.live.values()].filter((r) => !r.finished);
     if (!open.length && !this.responses.size) return;
-    this.logger.warn({ runs: open.length, deadline_ms: this.config.shutdownDeadlineMs }, 'shutting down: stopping live runs');
+    this.logger.warn(
+      { runs: open.length, deadline_ms: this.config.shutdownDeadlineMs },
+      'shutting down: stopping live runs',
+    );
     for (const r of open) r.controller.abort({ code: 'shutdown' });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, budget)));

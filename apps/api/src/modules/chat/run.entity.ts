@@ -27,7 +27,10 @@ export class Run {
   @Column({ type: 'varchar', length: 64, nullable: true }) stage: string | null;
   @Column({ type: 'varchar', length: 64, nullable: true }) node_key: string | null;
   @Column({ type: 'text', default: '' }) reply: string;
-  @Column({ type: 'jsonb', default: { input_tokens: 0, output_tokens: 0 } }) usage: { input_tokens: number; output_tokens: number };
+  @Column({ type: 'jsonb', default: { input_tokens: 0, output_tokens: 0 } }) usage: {
+    input_tokens: number;
+    output_tokens: number;
+  };
   @Column({ type: 'jsonb', nullable: true }) error: { code: string; message: string } | null;
   @Column({ type: 'integer', default: 0 }) last_seq: number;
   /** how many times the run was started (1; more once interrupted runs can be resumed) */

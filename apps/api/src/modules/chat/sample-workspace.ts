@@ -2,10 +2,12 @@
 import type { Workspace } from '../runtime/runtime.types';
 
 const FILES: Record<string, string> = {
-  'README.md': '# Pocket Budget\n\nA sample project for the public demo: a mobile app that helps students track shared expenses.\n',
+  'README.md':
+    '# Pocket Budget\n\nA sample project for the public demo: a mobile app that helps students track shared expenses.\n',
   'docs/discovery.md':
     '# Discovery\n\n## Problem\nStudents sharing flats lose track of who paid what.\n\n## Users\n- Students in shared housing\n- Parents who top up budgets\n\n## Open questions\n- Do users want bank sync or manual entry?\n',
-  'docs/notes.md': '# Interview notes\n\n- "I just want to know what I owe at the end of the month."\n- Splitting rent and utilities is the main pain.\n',
+  'docs/notes.md':
+    '# Interview notes\n\n- "I just want to know what I owe at the end of the month."\n- Splitting rent and utilities is the main pain.\n',
 };
 
 export function sampleWorkspace(): Workspace {

@@ -13,7 +13,12 @@ export class StreamSlots {
   acquire(key: string): () => void {
     const n = this.open.get(key) ?? 0;
     if (n >= this.config.maxStreamsPerUser) {
-      throw new DomainError('stream.too_many', `At most ${this.config.maxStreamsPerUser} streams may be open at once; close one first.`, undefined, { 'Retry-After': '5' });
+      throw new DomainError(
+        'stream.too_many',
+        `At most ${this.config.maxStreamsPerUser} streams may be open at once; close one first.`,
+        undefined,
+        { 'Retry-After': '5' },
+      );
     }
     this.open.set(key, n + 1);
     let released = false;

@@ -7,7 +7,10 @@ import { Public } from '../auth/auth.decorators';
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly health: HealthCheckService, private readonly db: TypeOrmHealthIndicator) {}
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly db: TypeOrmHealthIndicator,
+  ) {}
 
   @Public()
   @SkipThrottle()

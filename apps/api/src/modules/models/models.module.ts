@@ -5,5 +5,10 @@ import { Model } from './model.entity';
 import { ModelsController } from './models.controller';
 import { ModelsService } from './models.service';
 
-@Module({ imports: [TypeOrmModule.forFeature([Model])], controllers: [ModelsController], providers: [ModelsService], exports: [ModelsService, TypeOrmModule] })
+@Module({
+  imports: [TypeOrmModule.forFeature([Model])],
+  controllers: [ModelsController],
+  providers: [ModelsService],
+  exports: [ModelsService, TypeOrmModule],
+})
 export class ModelsModule {}

@@ -48,13 +48,16 @@ export class ModelsService {
   }
 
   async list(user: AuthUser): Promise<ModelView[]> {
-    const rows = (await this.withKey(user).orderBy('r.created_at', 'DESC').addOrderBy('r.id', 'DESC').getMany()) as ModelRow[];
+    const rows = (await this.withKey(user)
+      .orderBy('r.created_at', 'DESC')
+      .addOrderBy('r.id', 'DESC')
+      .getMany()) as ModelRow[];
     return rows.map(toModelView);
   }
 
   async get(user: AuthUser, id: number, m?: EntityManager): Promise<ModelView> {
     await this.records.findVisible(user, id, m); // 404 for another user's record and for ids no row can have
-    return toModelView((await this.withKey(user, m).andWhere('r.id = :id', { id }).getOneOrFail()));
+    return toModelView(await this.withKey(user, m).andWhere('r.id = :id', { id }).getOneOrFail());
   }
 
   async create(user: AuthUser, dto: CreateModelDto): Promise<ModelView> {
@@ -104,7 +107,12 @@ export class ModelsService {
         `SELECT id, name, count(*) OVER () AS total FROM agents WHERE model_id = $1 ORDER BY id LIMIT ${MAX_NAMED_REFERRERS}`,
         [id],
       );
-      if (users.length) throw referenced(`Model ${id} is used by agents`, users.map((a) => `${a.name} (${a.id})`), Number(users[0].total));
+      if (users.length)
+        throw referenced(
+          `Model ${id} is used by agents`,
+          users.map((a) => `${a.name} (${a.id})`),
+          Number(users[0].total),
+        );
       await this.records.repository(m).delete({ id });
     });
   }
@@ -115,13 +123,15 @@ export class ModelsService {
    */
   async resolveForRuntime(user: AuthUser | null, id: number): Promise<ResolvedModel> {
     if (!isDbId(id)) throw new DomainError('not_found', `Model ${String(id)} not found`);
-    const row = (await this.withKey(user).andWhere('r.id = :id', { id }).getOne());
+    const row = await this.withKey(user).andWhere('r.id = :id', { id }).getOne();
     if (!row) throw new DomainError('not_found', `Model ${id} not found`);
     return this.toResolved(row);
   }
 
   /** A model row (with its sealed key) as the runtime uses it: the key decrypted, nothing else. */
-  toResolved(row: Pick<ModelRow, 'provider' | 'model_id' | 'api_base' | 'api_key_sealed' | 'temperature' | 'max_tokens'>): ResolvedModel {
+  toResolved(
+    row: Pick<ModelRow, 'provider' | 'model_id' | 'api_base' | 'api_key_sealed' | 'temperature' | 'max_tokens'>,
+  ): ResolvedModel {
     return {
       provider: row.provider,
       model_id: row.model_id,
@@ -134,7 +144,8 @@ export class ModelsService {
 
   /** `custom` needs a base URL; any base URL must pass the MODEL_HOSTS policy (400 on `api_base`). */
   private checkApiBase(provider: string, apiBase: string | null) {
-    if (provider === 'custom' && !apiBase) throw invalid([{ field: 'api_base', message: 'api_base is required for custom models' }]);
+    if (provider === 'custom' && !apiBase)
+      throw invalid([{ field: 'api_base', message: 'api_base is required for custom models' }]);
     if (!apiBase) return;
     try {
       assertUrlAllowed(apiBase, this.config.modelHosts);
@@ -151,7 +162,11 @@ export class ModelsService {
   /** findWritable (404 / 403 "clone it"), then the row locked until the transaction ends. */
   private async lockWritable(user: AuthUser, id: number, m: EntityManager): Promise<Model> {
     await this.records.findWritable(user, id, m);
-    const row = await this.records.visible(user, 'r', m).andWhere('r.id = :id', { id }).setLock('pessimistic_write').getOne();
+    const row = await this.records
+      .visible(user, 'r', m)
+      .andWhere('r.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
     if (!row) throw new DomainError('not_found', `Model ${id} not found`);
     return row;
   }

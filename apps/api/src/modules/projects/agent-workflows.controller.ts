@@ -11,12 +11,22 @@ import { ProjectsService } from './projects.service';
 export class AgentWorkflowsController {
   constructor(private readonly projects: ProjectsService) {}
 
-  @Public() @Get() @ApiOkResponse({ type: PackListView, description: 'anonymous: system packs; logged in: system + own' })
-  list(@OptionalUser() u: AuthUser | null) { return this.projects.packList(u); }
+  @Public()
+  @Get()
+  @ApiOkResponse({ type: PackListView, description: 'anonymous: system packs; logged in: system + own' })
+  list(@OptionalUser() u: AuthUser | null) {
+    return this.projects.packList(u);
+  }
 
-  @Get(':slug') @ApiOkResponse({ type: WorkflowStateView })
-  get(@CurrentUser() u: AuthUser, @Param('slug') slug: string) { return this.projects.getState(u, slug); }
+  @Get(':slug')
+  @ApiOkResponse({ type: WorkflowStateView })
+  get(@CurrentUser() u: AuthUser, @Param('slug') slug: string) {
+    return this.projects.getState(u, slug);
+  }
 
-  @Put(':slug') @ApiOkResponse({ type: WorkflowStateView })
-  bind(@CurrentUser() u: AuthUser, @Param('slug') slug: string, @Body() dto: BindWorkflowDto) { return this.projects.bind(u, slug, dto); }
+  @Put(':slug')
+  @ApiOkResponse({ type: WorkflowStateView })
+  bind(@CurrentUser() u: AuthUser, @Param('slug') slug: string, @Body() dto: BindWorkflowDto) {
+    return this.projects.bind(u, slug, dto);
+  }
 }

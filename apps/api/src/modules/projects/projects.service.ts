@@ -61,7 +61,8 @@ export interface BindRequest {
   stage?: string | null;
 }
 
-const projectNotFound = (slug: unknown) => new DomainError('not_found', `Project ${String(slug).slice(0, 64)} not found`);
+const projectNotFound = (slug: unknown) =>
+  new DomainError('not_found', `Project ${String(slug).slice(0, 64)} not found`);
 
 function toRecord(p: Project): ProjectRecord {
   return {
@@ -169,7 +170,10 @@ export class ProjectsService {
       const locked = await m.query<{ id: number }[]>('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [p.id]);
       if (!locked.length) throw projectNotFound(slug);
       if (await m.getRepository(Run).existsBy({ project_id: p.id, state: 'running' })) {
-        throw new DomainError('conflict', `A turn is still running on project ${slug} (or its outcome is still being stored); cancel it (POST /agent/runs/{id}/cancel) or let it end before deleting the project.`);
+        throw new DomainError(
+          'conflict',
+          `A turn is still running on project ${slug} (or its outcome is still being stored); cancel it (POST /agent/runs/{id}/cancel) or let it end before deleting the project.`,
+        );
       }
       await m.getRepository(Project).delete({ id: p.id });
     });
@@ -179,7 +183,9 @@ export class ProjectsService {
   // Workflow state (/agent/workflows)
 
   /** GET /agent/workflows: system packs (anonymous) or system + own, newest first. */
-  async packList(user: AuthUser | null): Promise<{ workflows: PackListItem[]; packs: PackListItem[]; domains: PackListItem[] }> {
+  async packList(
+    user: AuthUser | null,
+  ): Promise<{ workflows: PackListItem[]; packs: PackListItem[]; domains: PackListItem[] }> {
     const items = (await this.packs.list(user)).map((w) => ({
       id: w.slug,
       pack_id: w.id,
@@ -196,12 +202,18 @@ export class ProjectsService {
     let stages: string[] = [];
     if (project.pack_id) {
       // the bound pack was visible to the owner when bound, and a referenced pack cannot be deleted
-      const pack = await this.ds.getRepository(Workflow).findOne({ where: { id: project.pack_id }, select: { id: true, stages: true } });
+      const pack = await this.ds
+        .getRepository(Workflow)
+        .findOne({ where: { id: project.pack_id }, select: { id: true, stages: true } });
       stages = pack?.stages ?? [];
     }
     const running = await this.ds
       .getRepository(Run)
-      .findOne({ where: { project_id: project.id, state: 'running' }, select: { id: true }, order: { created_at: 'DESC' } });
+      .findOne({
+        where: { project_id: project.id, state: 'running' },
+        select: { id: true },
+        order: { created_at: 'DESC' },
+      });
     return {
       project_slug: project.slug,
       domain: project.domain,
@@ -222,7 +234,8 @@ export class ProjectsService {
    * (name = slug) when the caller has none with that slug. An explicit bind always clears a pending gate.
    */
   async bind(user: AuthUser, slug: string, dto: BindWorkflowDto): Promise<WorkflowState> {
-    if (!PROJECT_SLUG.test(slug)) throw invalid([{ field: 'slug', message: 'must be 1–64 lowercase letters, digits or "-"' }]);
+    if (!PROJECT_SLUG.test(slug))
+      throw invalid([{ field: 'slug', message: 'must be 1–64 lowercase letters, digits or "-"' }]);
     return this.stateOf(await this.ensureProject(user, slug, dto, { resetGate: true }));
   }
 
@@ -233,24 +246,38 @@ export class ProjectsService {
    * `domain` must equal the pack's domain and `stage` be one of its stages (400 by field). A changed
    * binding clears `awaiting_gate`; `resetGate` clears it even when nothing changed.
    */
-  async ensureProject(user: AuthUser, slug: string, bind: BindRequest = {}, opts: { resetGate?: boolean } = {}): Promise<Project> {
+  async ensureProject(
+    user: AuthUser,
+    slug: string,
+    bind: BindRequest = {},
+    opts: { resetGate?: boolean } = {},
+  ): Promise<Project> {
     return (await this.ensureBinding(user, slug, bind, opts)).project;
   }
 
   /** ensureProject, also returning the bound pack's row (read with the owner scope; null = no pack). */
-  async ensureBinding(user: AuthUser, slug: string, bind: BindRequest = {}, opts: { resetGate?: boolean } = {}): Promise<{ project: Project; pack: Workflow | null }> {
-    if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) throw invalid([{ field: 'project_slug', message: 'must be 1–64 lowercase letters, digits or "-"' }]);
+  async ensureBinding(
+    user: AuthUser,
+    slug: string,
+    bind: BindRequest = {},
+    opts: { resetGate?: boolean } = {},
+  ): Promise<{ project: Project; pack: Workflow | null }> {
+    if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug))
+      throw invalid([{ field: 'project_slug', message: 'must be 1–64 lowercase letters, digits or "-"' }]);
     const found = await this.findWithPack(user, slug);
     let project = found.project;
     const pack = await this.resolvePack(user, project, bind, found.pack);
     if (!pack) {
-      if (bind.stage != null) throw invalid([{ field: 'pack_id', message: 'choose a pack for this project before a stage' }]);
+      if (bind.stage != null)
+        throw invalid([{ field: 'pack_id', message: 'choose a pack for this project before a stage' }]);
       return { project: project ?? (await this.insertOrGet(user, slug, {})), pack: null };
     }
-    if (bind.domain != null && bind.domain !== pack.domain) throw invalid([{ field: 'domain', message: `must be the pack's domain, "${pack.domain}"` }]);
+    if (bind.domain != null && bind.domain !== pack.domain)
+      throw invalid([{ field: 'domain', message: `must be the pack's domain, "${pack.domain}"` }]);
     const keepStage = project?.pack_id === pack.id && project.stage && pack.stages.includes(project.stage);
     const stage = bind.stage ?? (keepStage ? project!.stage! : pack.stages[0]);
-    if (!pack.stages.includes(stage)) throw invalid([{ field: 'stage', message: `must be one of the pack's stages: ${pack.stages.join(', ')}` }]);
+    if (!pack.stages.includes(stage))
+      throw invalid([{ field: 'stage', message: `must be one of the pack's stages: ${pack.stages.join(', ')}` }]);
     if (!project) project = await this.insertOrGet(user, slug, { pack_id: pack.id, domain: pack.domain, stage });
     const changed = project.pack_id !== pack.id || project.domain !== pack.domain || project.stage !== stage;
     if (changed || (opts.resetGate && project.awaiting_gate)) {
@@ -299,7 +326,10 @@ export class ProjectsService {
    * THE owner scope for projects: the caller's project `slug` with its bound pack when the caller may
    * see it. Every chat turn starts here, so it is one hand-written statement.
    */
-  private async findWithPack(user: AuthUser, slug: unknown): Promise<{ project: Project | null; pack: Workflow | null }> {
+  private async findWithPack(
+    user: AuthUser,
+    slug: unknown,
+  ): Promise<{ project: Project | null; pack: Workflow | null }> {
     if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) return { project: null, pack: null };
     const rows: ProjectWithPackRow[] = await this.ds.query(
       `SELECT p.id, p.owner_id, p.slug, p.name, p.pack_id, p.domain, p.stage, p.awaiting_gate, p.created_at, p.updated_at,
@@ -313,23 +343,56 @@ export class ProjectsService {
     const r = rows[0];
     if (!r) return { project: null, pack: null };
     const project = Object.assign(new Project(), {
-      id: r.id, owner_id: r.owner_id, slug: r.slug, name: r.name, pack_id: r.pack_id, domain: r.domain, stage: r.stage,
-      awaiting_gate: r.awaiting_gate, created_at: r.created_at, updated_at: r.updated_at,
+      id: r.id,
+      owner_id: r.owner_id,
+      slug: r.slug,
+      name: r.name,
+      pack_id: r.pack_id,
+      domain: r.domain,
+      stage: r.stage,
+      awaiting_gate: r.awaiting_gate,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
     });
-    const pack = r.w_id == null ? null : Object.assign(new Workflow(), {
-      id: r.w_id, owner_id: r.w_owner_id, is_system: r.w_is_system, created_at: r.w_created_at, updated_at: r.w_updated_at,
-      name: r.w_name, slug: r.w_slug, description: r.w_description, domain: r.w_domain, stages: r.w_stages, version: r.w_version,
-    });
+    const pack =
+      r.w_id == null
+        ? null
+        : Object.assign(new Workflow(), {
+            id: r.w_id,
+            owner_id: r.w_owner_id,
+            is_system: r.w_is_system,
+            created_at: r.w_created_at,
+            updated_at: r.w_updated_at,
+            name: r.w_name,
+            slug: r.w_slug,
+            description: r.w_description,
+            domain: r.w_domain,
+            stages: r.w_stages,
+            version: r.w_version,
+          });
     return { project, pack };
   }
 
   /** Creates the project unless a concurrent request just did; either way returns the row. */
-  private async insertOrGet(user: AuthUser, slug: string, binding: Partial<Pick<Project, 'pack_id' | 'domain' | 'stage'>>): Promise<Project> {
+  private async insertOrGet(
+    user: AuthUser,
+    slug: string,
+    binding: Partial<Pick<Project, 'pack_id' | 'domain' | 'stage'>>,
+  ): Promise<Project> {
     await this.repo
       .createQueryBuilder()
       .insert()
       .into(Project)
-      .values({ owner_id: user.id, slug, name: slug, pack_id: null, domain: null, stage: null, awaiting_gate: null, ...binding })
+      .values({
+        owner_id: user.id,
+        slug,
+        name: slug,
+        pack_id: null,
+        domain: null,
+        stage: null,
+        awaiting_gate: null,
+        ...binding,
+      })
       .orIgnore()
       .execute();
     const p = await this.findBySlug(user, slug);
@@ -345,9 +408,16 @@ export class ProjectsService {
   }
 
   /** `current` is the project's pack as findWithPack read it (null when none or not visible). */
-  private async resolvePack(user: AuthUser, project: Project | null, bind: BindRequest, current: Workflow | null): Promise<Workflow | null> {
-    if (bind.pack_id != null) return current && current.id === bind.pack_id ? current : this.visiblePack(user, bind.pack_id);
-    if (project?.pack_id && (bind.domain == null || bind.domain === project.domain)) return current ?? this.visiblePack(user, project.pack_id);
+  private async resolvePack(
+    user: AuthUser,
+    project: Project | null,
+    bind: BindRequest,
+    current: Workflow | null,
+  ): Promise<Workflow | null> {
+    if (bind.pack_id != null)
+      return current && current.id === bind.pack_id ? current : this.visiblePack(user, bind.pack_id);
+    if (project?.pack_id && (bind.domain == null || bind.domain === project.domain))
+      return current ?? this.visiblePack(user, project.pack_id);
     if (bind.domain == null) return null;
     const pack = await this.packs
       .visible(user, 'w')
@@ -355,13 +425,18 @@ export class ProjectsService {
       .orderBy('w.is_system', 'DESC')
       .addOrderBy('w.id', 'ASC')
       .getOne();
-    if (!pack) throw invalid([{ field: 'domain', message: `no pack of domain "${bind.domain}" is visible to you; give pack_id` }]);
+    if (!pack)
+      throw invalid([
+        { field: 'domain', message: `no pack of domain "${bind.domain}" is visible to you; give pack_id` },
+      ]);
     return pack;
   }
 }
 
 function duplicateSlug(slug: string) {
-  return new DomainError('record.duplicate', `You already have a project "${slug}".`, [{ field: 'slug', message: 'is taken' }]);
+  return new DomainError('record.duplicate', `You already have a project "${slug}".`, [
+    { field: 'slug', message: 'is taken' },
+  ]);
 }
 
 function isUniqueViolation(e: unknown) {

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { DomainError } from '../../platform/errors/domain-error';
-import { isInside, MAX_PATH, normalizeWorkspaceDir, normalizeWorkspacePath, WorkspacePathError } from './workspace-path';
+import {
+  isInside,
+  MAX_PATH,
+  normalizeWorkspaceDir,
+  normalizeWorkspacePath,
+  WorkspacePathError,
+} from './workspace-path';
 
 describe('normalizeWorkspacePath', () => {
   test('keeps good relative paths', () => {
@@ -50,7 +56,12 @@ describe('normalizeWorkspacePath', () => {
     test(`refuses ${why}: ${JSON.stringify(bad.slice(0, 24))}`, () => {
       assert.throws(
         () => normalizeWorkspacePath(bad),
-        (e: unknown) => e instanceof WorkspacePathError && e instanceof DomainError && e.code === 'validation' && e.status === 400 && e.errors?.[0]?.field === 'path',
+        (e: unknown) =>
+          e instanceof WorkspacePathError &&
+          e instanceof DomainError &&
+          e.code === 'validation' &&
+          e.status === 400 &&
+          e.errors?.[0]?.field === 'path',
       );
     });
   }
@@ -60,11 +71,15 @@ describe('normalizeWorkspacePath', () => {
   });
 
   test('refuses non-strings', () => {
-    for (const v of [null, undefined, 1, {}, ['a'], true]) assert.throws(() => normalizeWorkspacePath(v), WorkspacePathError);
+    for (const v of [null, undefined, 1, {}, ['a'], true])
+      assert.throws(() => normalizeWorkspacePath(v), WorkspacePathError);
   });
 
   test('the field name can be chosen', () => {
-    assert.throws(() => normalizeWorkspacePath('../x', 'artifact'), (e: WorkspacePathError) => e.errors?.[0]?.field === 'artifact');
+    assert.throws(
+      () => normalizeWorkspacePath('../x', 'artifact'),
+      (e: WorkspacePathError) => e.errors?.[0]?.field === 'artifact',
+    );
   });
 });
 

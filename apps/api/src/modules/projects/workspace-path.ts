@@ -28,7 +28,8 @@ export function normalizeWorkspacePath(input: unknown, field = 'path'): string {
   if (input.length > MAX_PATH) throw new WorkspacePathError(`must be at most ${MAX_PATH} characters`, field);
   if (CONTROL.test(input)) throw new WorkspacePathError('must not contain NUL or control characters', field);
   if (input.includes('\\')) throw new WorkspacePathError('must use "/" separators, not backslashes', field);
-  if (input.startsWith('/') || /^[A-Za-z]:/.test(input)) throw new WorkspacePathError('must be relative to the workspace', field);
+  if (input.startsWith('/') || /^[A-Za-z]:/.test(input))
+    throw new WorkspacePathError('must be relative to the workspace', field);
   const segments: string[] = [];
   for (const seg of input.split('/')) {
     if (seg === '' || seg === '.') continue;

@@ -50,13 +50,19 @@ export class WorkspaceService {
   /** Files under `dir` (default: all), sorted by path (code-point order on both databases). */
   async list(projectId: number, dir?: string): Promise<FileEntry[]> {
     const base = normalizeWorkspaceDir(dir);
-    const rows: Array<{ path: string; size: number; revision: number; updated_at: Date | string }> = await this.ds.query(
-      `SELECT path, size, revision, updated_at FROM project_files
+    const rows: Array<{ path: string; size: number; revision: number; updated_at: Date | string }> =
+      await this.ds.query(
+        `SELECT path, size, revision, updated_at FROM project_files
         WHERE project_id = $1 AND ($2 = '' OR path = $2 OR starts_with(path, $2 || '/'))
         ORDER BY path COLLATE "C"`,
-      [projectId, base],
-    );
-    return rows.map((r) => ({ path: r.path, size: Number(r.size), revision: Number(r.revision), updated_at: new Date(r.updated_at) }));
+        [projectId, base],
+      );
+    return rows.map((r) => ({
+      path: r.path,
+      size: Number(r.size),
+      revision: Number(r.revision),
+      updated_at: new Date(r.updated_at),
+    }));
   }
 
   /** The current content, or an earlier `revision`; null when there is none (or it was a deletion). */
@@ -68,7 +74,9 @@ export class WorkspaceService {
       return { path: p, content: rev.content, revision: rev.revision, size: rev.size, updated_at: rev.created_at };
     }
     const f = await this.ds.getRepository(ProjectFile).findOneBy({ project_id: projectId, path: p });
-    return f ? { path: f.path, content: f.content, revision: f.revision, size: f.size, updated_at: f.updated_at } : null;
+    return f
+      ? { path: f.path, content: f.content, revision: f.revision, size: f.size, updated_at: f.updated_at }
+      : null;
   }
 
   /** Like `read`, but a missing file (or revision) is a 404. */
@@ -87,13 +95,17 @@ export class WorkspaceService {
     if (typeof content !== 'string') throw invalid([{ field: 'content', message: 'must be a string' }]);
     const size = Buffer.byteLength(content, 'utf8');
     if (size > MAX_FILE_BYTES) {
-      throw invalid([{ field: 'content', message: `must be at most ${MAX_FILE_BYTES} bytes (1 MiB) of UTF-8` }], `A file is at most 1 MiB; this content is ${size} bytes.`);
+      throw invalid(
+        [{ field: 'content', message: `must be at most ${MAX_FILE_BYTES} bytes (1 MiB) of UTF-8` }],
+        `A file is at most 1 MiB; this content is ${size} bytes.`,
+      );
     }
     return this.ds.transaction(async (m) => {
       await this.lockProject(m, projectId);
       const files = m.getRepository(ProjectFile);
       const existing = await files.findOneBy({ project_id: projectId, path: p });
-      if (existing && existing.content === content) return { path: p, change: 'unchanged', revision: existing.revision };
+      if (existing && existing.content === content)
+        return { path: p, change: 'unchanged', revision: existing.revision };
       let revision: number;
       if (existing) {
         revision = existing.revision + 1;
@@ -101,7 +113,11 @@ export class WorkspaceService {
       } else {
         const count = await files.countBy({ project_id: projectId });
         if (count >= MAX_FILES) {
-          throw new DomainError('conflict', `A workspace holds at most ${MAX_FILES} files; delete some before adding ${p}.`, [{ field: 'path', message: 'the workspace is full' }]);
+          throw new DomainError(
+            'conflict',
+            `A workspace holds at most ${MAX_FILES} files; delete some before adding ${p}.`,
+            [{ field: 'path', message: 'the workspace is full' }],
+          );
         }
         // a path that was deleted earlier goes on from its last revision (revisions are unique per path)
         const last = await m.getRepository(FileRevision).maximum('revision', { project_id: projectId, path: p });
@@ -109,7 +125,9 @@ export class WorkspaceService {
         await files.insert({ project_id: projectId, path: p, content, size, revision });
       }
       const change = existing ? 'modified' : 'added';
-      await m.getRepository(FileRevision).insert({ project_id: projectId, path: p, revision, change, content, size, run_id: runId });
+      await m
+        .getRepository(FileRevision)
+        .insert({ project_id: projectId, path: p, revision, change, content, size, run_id: runId });
       return { path: p, change, revision };
     });
   }
@@ -124,7 +142,9 @@ export class WorkspaceService {
       if (!existing) throw fileNotFound(p);
       const revision = existing.revision + 1;
       await files.delete({ id: existing.id });
-      await m.getRepository(FileRevision).insert({ project_id: projectId, path: p, revision, change: 'deleted', content: null, size: 0, run_id: runId });
+      await m
+        .getRepository(FileRevision)
+        .insert({ project_id: projectId, path: p, revision, change: 'deleted', content: null, size: 0, run_id: runId });
       return { path: p, change: 'deleted', revision };
     });
   }
@@ -138,7 +158,13 @@ export class WorkspaceService {
       order: { revision: 'DESC' },
     });
     if (!rows.length) throw fileNotFound(p);
-    return rows.map((r) => ({ revision: r.revision, change: r.change, size: r.size, created_at: r.created_at, run_id: r.run_id }));
+    return rows.map((r) => ({
+      revision: r.revision,
+      change: r.change,
+      size: r.size,
+      created_at: r.created_at,
+      run_id: r.run_id,
+    }));
   }
 
   /**
@@ -146,8 +172,10 @@ export class WorkspaceService {
    * MAX_SEARCH_HITS hits in path order, each line cut to MAX_SEARCH_LINE characters.
    */
   async search(projectId: number, query: string, dir?: string): Promise<SearchHit[]> {
-    if (typeof query !== 'string' || !query.length) throw invalid([{ field: 'query', message: 'must be a non-empty string' }]);
-    if (query.length > MAX_SEARCH_QUERY) throw invalid([{ field: 'query', message: `must be at most ${MAX_SEARCH_QUERY} characters` }]);
+    if (typeof query !== 'string' || !query.length)
+      throw invalid([{ field: 'query', message: 'must be a non-empty string' }]);
+    if (query.length > MAX_SEARCH_QUERY)
+      throw invalid([{ field: 'query', message: `must be at most ${MAX_SEARCH_QUERY} characters` }]);
     const base = normalizeWorkspaceDir(dir);
     const needle = query.toLowerCase();
     const rows: Array<{ path: string; content: string }> = await this.ds.query(
@@ -174,7 +202,8 @@ export class WorkspaceService {
   forProject(projectId: number, runId: string | null): Workspace {
     return {
       readOnly: false,
-      list: async (dir) => (await this.list(projectId, dir)).map(({ path, size, revision }) => ({ path, size, revision })),
+      list: async (dir) =>
+        (await this.list(projectId, dir)).map(({ path, size, revision }) => ({ path, size, revision })),
       read: async (path) => {
         const f = await this.read(projectId, path);
         return f ? { content: f.content, revision: f.revision } : null;

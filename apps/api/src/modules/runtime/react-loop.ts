@@ -10,7 +10,13 @@
 import { Logger } from '@nestjs/common';
 import type { GraphNode } from '@service/workflow-graph';
 import { errorInfo } from '../../platform/logging/error-info';
-import { ProviderError, type ChatMessage, type Provider, type ProviderEvent, type ToolCall } from './providers/provider';
+import {
+  ProviderError,
+  type ChatMessage,
+  type Provider,
+  type ProviderEvent,
+  type ToolCall,
+} from './providers/provider';
 import type { FileChangeInfo, ResolvedAgent, ResolvedModel, RuntimeEvent, Usage, Workspace } from './runtime.types';
 import { storableText, storableValue, TextJoiner } from './storable';
 import { offeredTools, runTool, toolMessageContent, toolSpecs } from './tools';
@@ -30,7 +36,10 @@ export interface PromptContext {
 }
 
 /** System prompt = the agent's system_prompt, then each skill's prompt, then the stage and pack context. */
-export function buildSystemPrompt(agent: Pick<ResolvedAgent, 'system_prompt' | 'skill_prompts'>, ctx: PromptContext): string {
+export function buildSystemPrompt(
+  agent: Pick<ResolvedAgent, 'system_prompt' | 'skill_prompts'>,
+  ctx: PromptContext,
+): string {
   const parts = [agent.system_prompt, ...agent.skill_prompts].map((p) => p.trim()).filter(Boolean);
   const position = ctx.stages.indexOf(ctx.stage);
   const lines = [
@@ -99,7 +108,9 @@ export const MAX_DELTA_CHARS = 16_384;
 
 export class ReplyTooLarge extends Error {
   constructor() {
-    super(`The model's reply is longer than ${MAX_REPLY_CHARS.toLocaleString('en')} characters, the limit of one reply; the turn was stopped.`);
+    super(
+      `The model's reply is longer than ${MAX_REPLY_CHARS.toLocaleString('en')} characters, the limit of one reply; the turn was stopped.`,
+    );
   }
 }
 
@@ -178,7 +189,10 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
       const record = { name: c.name, arguments: c.arguments, ok: r.ok };
       result.tool_calls.push(record);
       input.tally?.tool_calls.push(record);
-      yield { event: 'tool_result', data: { call_id: c.id, name: c.name, ok: r.ok, output: r.output, ...(r.ok ? {} : { error: r.error }) } };
+      yield {
+        event: 'tool_result',
+        data: { call_id: c.id, name: c.name, ok: r.ok, output: r.output, ...(r.ok ? {} : { error: r.error }) },
+      };
       if (r.files?.length) {
         result.files.push(...r.files);
         input.tally?.files.push(...r.files);
@@ -201,7 +215,7 @@ function* contentEvents(delta: string): Generator<RuntimeEvent> {
     yield { event: 'content', data: { delta } };
     return;
   }
-  for (let i = 0; i < delta.length; ) {
+  for (let i = 0; i < delta.length;) {
     let end = Math.min(delta.length, i + MAX_DELTA_CHARS);
     const last = delta.charCodeAt(end - 1);
     if (end < delta.length && last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
@@ -262,5 +276,7 @@ function asProviderError(e: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return new LoopAborted();
   if (e instanceof ProviderError) return e;
   new Logger('ReactLoop').error({ err: errorInfo(e) }, 'provider stream failed with an unexpected error');
-  return new ProviderError('provider_protocol', 'The model provider failed unexpectedly while answering.', { cause: e });
+  return new ProviderError('provider_protocol', 'The model provider failed unexpectedly while answering.', {
+    cause: e,
+  });
 }

@@ -45,7 +45,10 @@ export class RuntimeService {
   run(req: TurnRequest): AsyncGenerator<RuntimeEvent, TurnResult> {
     const d = this.describeDefault();
     const { llm, vendorAKey, vendorBKey } = this.config;
-    return runTurn(req, { server: { provider: d.provider, model: d.model }, secrets: [llm.apiKey, vendorAKey, vendorBKey].filter((s): s is string => !!s) });
+    return runTurn(req, {
+      server: { provider: d.provider, model: d.model },
+      secrets: [llm.apiKey, vendorAKey, vendorBKey].filter((s): s is string => !!s),
+    });
   }
 
   /** The provider for a model record (null = the server's default model). */
@@ -56,38 +59,61 @@ export class RuntimeService {
     } else {
       const d = this.defaultModel();
       if (d.kind === 'offline') return this.offlineChoice();
-      if (d.kind === 'invalid') return { provider: new FailingProvider(d.provider, d.error), name: d.provider, model: d.model };
+      if (d.kind === 'invalid')
+        return { provider: new FailingProvider(d.provider, d.error), name: d.provider, model: d.model };
       m = d.model;
     }
     if (m.provider === 'offline') return this.offlineChoice();
     if (!m.model_id.trim()) {
-      const error = new ProviderError('provider_refused', model ? 'This model has no model_id.' : 'LLM_PROVIDER is set but LLM_MODEL is not: set the model name for the server default.');
+      const error = new ProviderError(
+        'provider_refused',
+        model
+          ? 'This model has no model_id.'
+          : 'LLM_PROVIDER is set but LLM_MODEL is not: set the model name for the server default.',
+      );
       return { provider: new FailingProvider(m.provider, error), name: m.provider, model: '' };
     }
-    const key = createHash('sha256').update(JSON.stringify([m.provider, m.model_id, m.api_base, m.api_key])).digest('base64url');
+    const key = createHash('sha256')
+      .update(JSON.stringify([m.provider, m.model_id, m.api_base, m.api_key]))
+      .digest('base64url');
     const cached = this.providers.get(key);
     if (cached) return { provider: cached, name: m.provider, model: m.model_id };
     try {
       const provider = createProvider(
         { provider: m.provider, model_id: m.model_id, api_base: m.api_base, api_key: m.api_key },
-        { VENDOR_A_API_KEY: this.config.vendorAKey, VENDOR_B_API_KEY: this.config.vendorBKey, MODEL_HOSTS: this.config.modelHosts },
+        {
+          VENDOR_A_API_KEY: this.config.vendorAKey,
+          VENDOR_B_API_KEY: this.config.vendorBKey,
+          MODEL_HOSTS: this.config.modelHosts,
+        },
       );
       this.providers.set(key, provider);
-      if (this.providers.size > PROVIDER_CACHE_SIZE) this.providers.delete(this.providers.keys().next().value as string);
+      if (this.providers.size > PROVIDER_CACHE_SIZE)
+        this.providers.delete(this.providers.keys().next().value as string);
       return { provider, name: m.provider, model: m.model_id };
     } catch (e) {
       if (!(e instanceof ProviderError)) {
         // not a refusal (those are ProviderErrors the user reads): a bug in setting up the SDK client,
         // logged with its stack and cause; the turn reports only that the model could not be set up
-        new Logger('RuntimeService').error({ err: errorInfo(e), provider: m.provider }, 'model provider setup failed unexpectedly');
+        new Logger('RuntimeService').error(
+          { err: errorInfo(e), provider: m.provider },
+          'model provider setup failed unexpectedly',
+        );
       }
-      const error = e instanceof ProviderError ? e : new ProviderError('provider_refused', `The ${m.provider} model could not be set up.`, { cause: e });
+      const error =
+        e instanceof ProviderError
+          ? e
+          : new ProviderError('provider_refused', `The ${m.provider} model could not be set up.`, { cause: e });
       return { provider: new FailingProvider(m.provider, error), name: m.provider, model: m.model_id };
     }
   }
 
   /** For GET /agent/status — never a key. */
-  describeDefault(): { provider: string; model: string; configured: { vendor_a: boolean; vendor_b: boolean; custom: boolean } } {
+  describeDefault(): {
+    provider: string;
+    model: string;
+    configured: { vendor_a: boolean; vendor_b: boolean; custom: boolean };
+  } {
     const d = this.defaultModel();
     const def = d.kind === 'model' ? d.model : null;
     return {
@@ -118,12 +144,22 @@ export class RuntimeService {
         kind: 'invalid',
         provider,
         model: model ?? '',
-        error: new ProviderError('provider_refused', `LLM_PROVIDER "${provider}" is not one of vendor_a, vendor_b, custom or offline.`),
+        error: new ProviderError(
+          'provider_refused',
+          `LLM_PROVIDER "${provider}" is not one of vendor_a, vendor_b, custom or offline.`,
+        ),
       };
     }
     return {
       kind: 'model',
-      model: { provider: provider as ModelProviderKind, model_id: model ?? '', api_base: apiBase, api_key: apiKey, temperature: null, max_tokens: null },
+      model: {
+        provider: provider as ModelProviderKind,
+        model_id: model ?? '',
+        api_base: apiBase,
+        api_key: apiKey,
+        temperature: null,
+        max_tokens: null,
+      },
     };
   }
 }

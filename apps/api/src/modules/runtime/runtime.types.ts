@@ -110,9 +110,21 @@ export interface Usage {
 export type RuntimeEvent =
   | { event: 'status'; data: { run_id: string; state: string; provider: string; model: string } }
   | { event: 'pack'; data: { pack_id: number; slug: string; name: string; domain: string; stages: string[] } }
-  | { event: 'workflow'; data: { project_slug: string | null; domain: string; stage: string; pack_id: number; awaiting_gate: AwaitingGate | null } }
+  | {
+      event: 'workflow';
+      data: {
+        project_slug: string | null;
+        domain: string;
+        stage: string;
+        pack_id: number;
+        awaiting_gate: AwaitingGate | null;
+      };
+    }
   | { event: 'stage'; data: { from: string; to: string; index: number; stages: string[] } }
-  | { event: 'node'; data: { node_key: string; type: string; stage_label: string | null; state: 'started' | 'finished' } }
+  | {
+      event: 'node';
+      data: { node_key: string; type: string; stage_label: string | null; state: 'started' | 'finished' };
+    }
   /** `model` is the model name the agent runs on; `provider` its provider (offline, vendor_a, vendor_b, custom) */
   | { event: 'agent'; data: { agent_id: number; name: string; role: string; model: string; provider?: string } }
   | { event: 'content'; data: { delta: string } }

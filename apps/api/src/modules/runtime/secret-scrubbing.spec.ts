@@ -5,7 +5,18 @@
  */
 import assert from 'node:assert/strict';
 import { ProviderError } from './providers/provider';
-import { agentNode, collect, edge, fakePorts, find, makeAgent, makePack, makeRequest, ScriptedProvider, SERVER } from './test-support';
+import {
+  agentNode,
+  collect,
+  edge,
+  fakePorts,
+  find,
+  makeAgent,
+  makePack,
+  makeRequest,
+  ScriptedProvider,
+  SERVER,
+} from './test-support';
 import { runTurn } from './turn-runner';
 
 const AGENT_KEY = 'abc123-not-sk';
@@ -13,14 +24,27 @@ const SERVER_KEY = 'plain-server-token-42';
 
 /** an upstream error that echoes the key back, as some gateways do ("invalid key: …") */
 function echoingProvider(key: string) {
-  return new ScriptedProvider([{ error: new ProviderError('provider_http', `custom returned HTTP 401: invalid api key "${key}" for this org`) }]);
+  return new ScriptedProvider([
+    { error: new ProviderError('provider_http', `custom returned HTTP 401: invalid api key "${key}" for this org`) },
+  ]);
 }
 
 describe('runTurn scrubs keys that are not sk-shaped', () => {
   test("the agent's own model key", async () => {
-    const model = { provider: 'custom' as const, model_id: 'm', api_base: 'http://127.0.0.1:9/v1', api_key: AGENT_KEY, temperature: null, max_tokens: null };
+    const model = {
+      provider: 'custom' as const,
+      model_id: 'm',
+      api_base: 'http://127.0.0.1:9/v1',
+      api_key: AGENT_KEY,
+      temperature: null,
+      max_tokens: null,
+    };
     const pack = makePack([agentNode('a', 1, 'discover')], [edge('start', 'a')]);
-    const f = fakePorts({ agents: [makeAgent(1, { model })], provider: echoingProvider(AGENT_KEY), providerName: 'custom' });
+    const f = fakePorts({
+      agents: [makeAgent(1, { model })],
+      provider: echoingProvider(AGENT_KEY),
+      providerName: 'custom',
+    });
     const { events, result } = await collect(runTurn(makeRequest(pack, f.ports), SERVER));
     assert.equal(result.state, 'error');
     const error = find(events, 'error');

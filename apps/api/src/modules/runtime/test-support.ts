@@ -5,7 +5,14 @@
 import type { GraphEdge, GraphNode } from '@service/workflow-graph';
 import { DomainError } from '../../platform/errors/domain-error';
 import { isInside } from '../projects/workspace-path';
-import { ProviderError, type ChatMessage, type Provider, type ProviderEvent, type ProviderRequest, type ToolSpec } from './providers/provider';
+import {
+  ProviderError,
+  type ChatMessage,
+  type Provider,
+  type ProviderEvent,
+  type ProviderRequest,
+  type ToolSpec,
+} from './providers/provider';
 import {
   TOOL_NAMES,
   type AwaitingGate,
@@ -58,7 +65,8 @@ export class MemoryWorkspace implements Workspace {
     if (this.readOnly) throw new Error('read-only');
     const existing = this.files.get(path);
     if (existing && existing.content === content) return { path, change: 'unchanged', revision: existing.revision };
-    if (!existing && this.files.size >= this.maxFiles) throw new DomainError('conflict', `A workspace holds at most ${this.maxFiles} files.`);
+    if (!existing && this.files.size >= this.maxFiles)
+      throw new DomainError('conflict', `A workspace holds at most ${this.maxFiles} files.`);
     const revision = (existing?.revision ?? 0) + 1;
     this.files.set(path, { content, revision });
     this.writes.push(path);
@@ -99,7 +107,14 @@ export interface ScriptStep {
 
 /** A provider that answers from a script, one step per model call, and records every request. */
 export class ScriptedProvider implements Provider {
-  readonly requests: Array<{ system: string; messages: ChatMessage[]; tools: ToolSpec[]; model: string; temperature?: number; maxTokens?: number }> = [];
+  readonly requests: Array<{
+    system: string;
+    messages: ChatMessage[];
+    tools: ToolSpec[];
+    model: string;
+    temperature?: number;
+    maxTokens?: number;
+  }> = [];
   private readonly steps: ScriptStep[];
 
   constructor(
@@ -115,7 +130,14 @@ export class ScriptedProvider implements Provider {
   }
 
   async *stream(req: ProviderRequest): AsyncGenerator<ProviderEvent> {
-    this.requests.push({ system: req.system, messages: asJson(req.messages), tools: req.tools, model: req.model, temperature: req.temperature, maxTokens: req.maxTokens });
+    this.requests.push({
+      system: req.system,
+      messages: asJson(req.messages),
+      tools: req.tools,
+      model: req.model,
+      temperature: req.temperature,
+      maxTokens: req.maxTokens,
+    });
     const step = this.steps.shift() ?? this.fallback;
     if (step.hang) await new Promise(() => undefined);
     const deltas = typeof step.text === 'string' ? (step.text.match(/\S+\s*|\s+/g) ?? []) : (step.text ?? []);
@@ -126,7 +148,15 @@ export class ScriptedProvider implements Provider {
     if (step.error) throw step.error;
     let n = 0;
     for (const c of step.tool_calls ?? []) {
-      yield { type: 'tool_call', call: { id: c.id ?? `call_${this.requests.length}_${++n}`, name: c.name, arguments: c.arguments ?? {}, ...(c.argumentsError ? { argumentsError: c.argumentsError } : {}) } };
+      yield {
+        type: 'tool_call',
+        call: {
+          id: c.id ?? `call_${this.requests.length}_${++n}`,
+          name: c.name,
+          arguments: c.arguments ?? {},
+          ...(c.argumentsError ? { argumentsError: c.argumentsError } : {}),
+        },
+      };
     }
     yield { type: 'usage', ...(step.usage ?? { input_tokens: 10, output_tokens: 5 }) };
     yield { type: 'finish', reason: step.tool_calls?.length ? 'tool_calls' : 'stop' };
@@ -137,7 +167,11 @@ function sleep(ms: number, signal: AbortSignal) {
   return new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(new ProviderError('provider_aborted', 'The model call was cancelled.'));
     const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), reject(new ProviderError('provider_aborted', 'The model call was cancelled.'))), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => (clearTimeout(t), reject(new ProviderError('provider_aborted', 'The model call was cancelled.'))),
+      { once: true },
+    );
   });
 }
 
@@ -145,7 +179,12 @@ function sleep(ms: number, signal: AbortSignal) {
 
 export const STAGES = ['discover', 'design', 'develop'];
 
-export function agentNode(node_key: string, agent_id: number | null, stage_label: string | null, config: Record<string, unknown> = {}): GraphNode {
+export function agentNode(
+  node_key: string,
+  agent_id: number | null,
+  stage_label: string | null,
+  config: Record<string, unknown> = {},
+): GraphNode {
   return { node_key, type: 'agent', agent_id, stage_label, config, position_x: 0, position_y: 0 };
 }
 export function gateNode(node_key: string, stage_label: string | null): GraphNode {
@@ -182,14 +221,24 @@ export interface Fakes {
   workspace: MemoryWorkspace;
 }
 
-export function fakePorts(opts: { agents: ResolvedAgent[]; workspace?: MemoryWorkspace; provider: Provider; providerName?: string; model?: string }): Fakes {
+export function fakePorts(opts: {
+  agents: ResolvedAgent[];
+  workspace?: MemoryWorkspace;
+  provider: Provider;
+  providerName?: string;
+  model?: string;
+}): Fakes {
   const saved: Fakes['saved'] = [];
   const workspace = opts.workspace ?? new MemoryWorkspace();
   const ports: TurnPorts = {
     loadAgent: async (id) => opts.agents.find((a) => a.id === id) ?? null,
     saveState: async (s) => void saved.push(asJson(s)),
     workspace,
-    provider: (m) => ({ provider: opts.provider, name: opts.providerName ?? opts.provider.name, model: m?.model_id ?? opts.model ?? 'test-model' }),
+    provider: (m) => ({
+      provider: opts.provider,
+      name: opts.providerName ?? opts.provider.name,
+      model: m?.model_id ?? opts.model ?? 'test-model',
+    }),
   };
   return { ports, saved, workspace };
 }
@@ -212,7 +261,10 @@ export function makeRequest(pack: PackSnapshot, ports: TurnPorts, over: Partial<
 }
 
 /** Runs a turn generator to its end. `onEvent` may act on events as they arrive (e.g. abort). */
-export async function collect(gen: AsyncGenerator<RuntimeEvent, TurnResult>, onEvent?: (e: RuntimeEvent) => void): Promise<{ events: RuntimeEvent[]; result: TurnResult }> {
+export async function collect(
+  gen: AsyncGenerator<RuntimeEvent, TurnResult>,
+  onEvent?: (e: RuntimeEvent) => void,
+): Promise<{ events: RuntimeEvent[]; result: TurnResult }> {
   const events: RuntimeEvent[] = [];
   for (;;) {
     const step = await gen.next();

@@ -1,9 +1,25 @@
 import assert from 'node:assert/strict';
 import { TOOL_NAMES, type ToolName } from './runtime.types';
 import { MemoryWorkspace } from './test-support';
-import { MAX_FILE_BYTES, MAX_READ_LINES, MAX_SEARCH_HITS, MAX_TOOL_OUTPUT_BYTES, offeredTools, runTool, toolMessageContent, TOOLS, toolSpecs, truncateOutput } from './tools';
+import {
+  MAX_FILE_BYTES,
+  MAX_READ_LINES,
+  MAX_SEARCH_HITS,
+  MAX_TOOL_OUTPUT_BYTES,
+  offeredTools,
+  runTool,
+  toolMessageContent,
+  TOOLS,
+  toolSpecs,
+  truncateOutput,
+} from './tools';
 
-function ctx(files: Record<string, string> = {}, allowed: readonly ToolName[] = TOOL_NAMES, readOnly = false, maxFiles?: number) {
+function ctx(
+  files: Record<string, string> = {},
+  allowed: readonly ToolName[] = TOOL_NAMES,
+  readOnly = false,
+  maxFiles?: number,
+) {
   const workspace = new MemoryWorkspace(files, readOnly, maxFiles);
   return { workspace, allowed, written: new Set<string>() };
 }
@@ -23,7 +39,10 @@ describe('tool table', () => {
 describe('runTool', () => {
   test('list_files lists everything or a folder, by segment', async () => {
     const c = ctx({ 'docs/a.md': 'a', 'docs2/b.md': 'bb', 'c.txt': 'ccc' });
-    assert.equal((await runTool('list_files', {}, c)).output, 'c.txt (3 bytes, rev 1)\ndocs/a.md (1 bytes, rev 1)\ndocs2/b.md (2 bytes, rev 1)');
+    assert.equal(
+      (await runTool('list_files', {}, c)).output,
+      'c.txt (3 bytes, rev 1)\ndocs/a.md (1 bytes, rev 1)\ndocs2/b.md (2 bytes, rev 1)',
+    );
     assert.equal((await runTool('list_files', { path: 'docs' }, c)).output, 'docs/a.md (1 bytes, rev 1)');
     assert.equal((await runTool('list_files', { path: 'nope' }, c)).output, 'No files under nope/.');
     assert.equal((await runTool('list_files', {}, ctx())).output, 'The workspace is empty.');
@@ -32,13 +51,19 @@ describe('runTool', () => {
   test('read_file with offset and limit in lines', async () => {
     const c = ctx({ 'f.txt': 'l0\nl1\nl2\nl3\nl4' });
     assert.equal((await runTool('read_file', { path: 'f.txt' }, c)).output, 'l0\nl1\nl2\nl3\nl4');
-    assert.equal((await runTool('read_file', { path: 'f.txt', offset: 1, limit: 2 }, c)).output, 'l1\nl2\n… (2 more lines; continue with offset 3)');
+    assert.equal(
+      (await runTool('read_file', { path: 'f.txt', offset: 1, limit: 2 }, c)).output,
+      'l1\nl2\n… (2 more lines; continue with offset 3)',
+    );
     assert.match((await runTool('read_file', { path: 'f.txt', offset: 9 }, c)).error!, /past its end/);
     assert.match((await runTool('read_file', { path: 'f.txt', limit: 0 }, c)).error!, /limit/);
     assert.match((await runTool('read_file', { path: 'f.txt', offset: 'x' }, c)).error!, /offset/);
     assert.match((await runTool('read_file', { path: 'missing.md' }, c)).error!, /no such file: missing\.md/);
     const long = ctx({ 'big.txt': Array.from({ length: MAX_READ_LINES + 10 }, (_, i) => `${i}`).join('\n') });
-    assert.match((await runTool('read_file', { path: 'big.txt', limit: 999999 }, long)).output, /10 more lines; continue with offset 2000\)$/);
+    assert.match(
+      (await runTool('read_file', { path: 'big.txt', limit: 999999 }, long)).output,
+      /10 more lines; continue with offset 2000\)$/,
+    );
   });
 
   test('output is bounded to 16 KiB', async () => {
@@ -54,7 +79,11 @@ describe('runTool', () => {
   test('write_file creates then modifies, recording what it wrote', async () => {
     const c = ctx();
     const r1 = await runTool('write_file', { path: './docs//plan.md', content: 'v1' }, c);
-    assert.deepEqual(r1, { ok: true, output: 'Created docs/plan.md (revision 1).', files: [{ path: 'docs/plan.md', change: 'added', revision: 1 }] });
+    assert.deepEqual(r1, {
+      ok: true,
+      output: 'Created docs/plan.md (revision 1).',
+      files: [{ path: 'docs/plan.md', change: 'added', revision: 1 }],
+    });
     const r2 = await runTool('write_file', { path: 'docs/plan.md', content: 'v2' }, c);
     assert.deepEqual(r2.files, [{ path: 'docs/plan.md', change: 'modified', revision: 2 }]);
     assert.deepEqual([...c.written], ['docs/plan.md']);
@@ -71,7 +100,10 @@ describe('runTool', () => {
     const big = await runTool('write_file', { path: 'big.md', content: 'x'.repeat(MAX_FILE_BYTES + 1) }, c);
     assert.equal(big.ok, false);
     assert.match(big.error!, /at most 1 MiB/);
-    assert.ok((await runTool('write_file', { path: 'one.md', content: 'x'.repeat(MAX_FILE_BYTES) }, c)).ok, 'exactly 1 MiB is fine');
+    assert.ok(
+      (await runTool('write_file', { path: 'one.md', content: 'x'.repeat(MAX_FILE_BYTES) }, c)).ok,
+      'exactly 1 MiB is fine',
+    );
     const full = await runTool('write_file', { path: 'two.md', content: 'x' }, c);
     assert.equal(full.ok, false);
     assert.match(full.error!, /at most 1 files/);
@@ -90,7 +122,10 @@ describe('runTool', () => {
 
   test('search_files is case-insensitive, can be scoped, and is bounded', async () => {
     const c = ctx({ 'docs/a.md': 'Hello\nworld', 'b.md': 'hello again' });
-    assert.equal((await runTool('search_files', { query: 'HELLO' }, c)).output, 'b.md:1: hello again\ndocs/a.md:1: Hello');
+    assert.equal(
+      (await runTool('search_files', { query: 'HELLO' }, c)).output,
+      'b.md:1: hello again\ndocs/a.md:1: Hello',
+    );
     assert.equal((await runTool('search_files', { query: 'hello', path: 'docs' }, c)).output, 'docs/a.md:1: Hello');
     assert.equal((await runTool('search_files', { query: 'zzz' }, c)).output, 'No matches for "zzz".');
     assert.match((await runTool('search_files', { query: ' ' }, c)).error!, /must not be empty/);
@@ -122,7 +157,10 @@ describe('runTool', () => {
 
   test('tools outside the allowlist, unknown tools and bad arguments are refused', async () => {
     const c = ctx({ 'a.md': 'a' }, ['read_file']);
-    assert.match((await runTool('write_file', { path: 'b.md', content: 'x' }, c)).error!, /"write_file" is not allowed/);
+    assert.match(
+      (await runTool('write_file', { path: 'b.md', content: 'x' }, c)).error!,
+      /"write_file" is not allowed/,
+    );
     assert.match((await runTool('rm_rf', {}, c)).error!, /unknown tool "rm_rf"/);
     assert.match((await runTool('constructor', {}, c)).error!, /unknown tool/);
     assert.match((await runTool('read_file', {}, c, 'tool arguments are not valid JSON: x')).error!, /not valid JSON/);

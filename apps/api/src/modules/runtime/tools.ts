@@ -65,7 +65,8 @@ function str(args: Record<string, unknown>, name: string): string {
 function optLines(args: Record<string, unknown>, name: string, min: number): number | undefined {
   const v = args[name];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new ToolError(`"${name}" must be an integer ≥ ${min}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+    throw new ToolError(`"${name}" must be an integer ≥ ${min}`);
   return v;
 }
 
@@ -75,7 +76,8 @@ const dirPath = (args: Record<string, unknown>) => normalizeWorkspaceDir(args.pa
 async function writeChecked(ctx: ToolContext, path: string, content: string): Promise<FileChangeInfo> {
   if (ctx.workspace.readOnly) throw new ToolError('this workspace is read-only: files cannot be written here');
   const size = Buffer.byteLength(content, 'utf8');
-  if (size > MAX_FILE_BYTES) throw new ToolError(`a file is at most 1 MiB (1048576 bytes); this content is ${size} bytes`);
+  if (size > MAX_FILE_BYTES)
+    throw new ToolError(`a file is at most 1 MiB (1048576 bytes); this content is ${size} bytes`);
   const change = await ctx.workspace.write(path, content);
   ctx.written.add(change.path);
   return change;
@@ -91,10 +93,13 @@ function plural(n: number, word: string) {
 export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
   list_files: {
     name: 'list_files',
-    description: 'List the files of the project workspace, optionally only those under a folder. One line per file: path (size in bytes, revision).',
+    description:
+      'List the files of the project workspace, optionally only those under a folder. One line per file: path (size in bytes, revision).',
     parameters: {
       type: 'object',
-      properties: { path: { type: 'string', description: 'a folder relative to the workspace root; omit for the whole workspace' } },
+      properties: {
+        path: { type: 'string', description: 'a folder relative to the workspace root; omit for the whole workspace' },
+      },
       additionalProperties: false,
     },
     async handler(args, ctx) {
@@ -113,7 +118,12 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
       properties: {
         path: { type: 'string', description: 'file path relative to the workspace root' },
         offset: { type: 'integer', minimum: 0, description: 'first line to return (0-based), default 0' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_READ_LINES, description: `number of lines, default ${DEFAULT_READ_LINES}` },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_READ_LINES,
+          description: `number of lines, default ${DEFAULT_READ_LINES}`,
+        },
       },
       required: ['path'],
       additionalProperties: false,
@@ -125,7 +135,8 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
       const file = await ctx.workspace.read(path);
       if (!file) throw new ToolError(`no such file: ${path}`);
       const lines = file.content.split('\n');
-      if (offset > 0 && offset >= lines.length) throw new ToolError(`${path} has ${plural(lines.length, 'line')}; offset ${offset} is past its end`);
+      if (offset > 0 && offset >= lines.length)
+        throw new ToolError(`${path} has ${plural(lines.length, 'line')}; offset ${offset} is past its end`);
       const end = Math.min(lines.length, offset + limit);
       const rest = lines.length - end;
       const more = rest > 0 ? `\n… (${plural(rest, 'more line')}; continue with offset ${end})` : '';
@@ -135,7 +146,8 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
 
   write_file: {
     name: 'write_file',
-    description: 'Create a text file in the workspace or replace its whole content (at most 1 MiB). Every write keeps the previous revision.',
+    description:
+      'Create a text file in the workspace or replace its whole content (at most 1 MiB). Every write keeps the previous revision.',
     parameters: {
       type: 'object',
       properties: {
@@ -148,14 +160,19 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
     async handler(args, ctx) {
       const path = filePath(args);
       const change = await writeChecked(ctx, path, str(args, 'content'));
-      if (change.change === 'unchanged') return { output: `${change.path} already had this content (revision ${change.revision}); nothing changed.` };
-      return { output: `${change.change === 'added' ? 'Created' : 'Updated'} ${change.path} (revision ${change.revision}).`, files: [change] };
+      if (change.change === 'unchanged')
+        return { output: `${change.path} already had this content (revision ${change.revision}); nothing changed.` };
+      return {
+        output: `${change.change === 'added' ? 'Created' : 'Updated'} ${change.path} (revision ${change.revision}).`,
+        files: [change],
+      };
     },
   },
 
   edit_file: {
     name: 'edit_file',
-    description: 'Replace one exact occurrence of `old` with `new` in a workspace file. `old` must occur exactly once; include enough surrounding text to make it unique.',
+    description:
+      'Replace one exact occurrence of `old` with `new` in a workspace file. `old` must occur exactly once; include enough surrounding text to make it unique.',
     parameters: {
       type: 'object',
       properties: {
@@ -176,9 +193,15 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
       if (!file) throw new ToolError(`no such file: ${path}`);
       const first = file.content.indexOf(oldText);
       if (first < 0) throw new ToolError(`"old" was not found in ${path}`);
-      if (file.content.indexOf(oldText, first + 1) >= 0) throw new ToolError(`"old" occurs more than once in ${path}; include more surrounding text so it is unique`);
-      const change = await writeChecked(ctx, path, file.content.slice(0, first) + newText + file.content.slice(first + oldText.length));
-      if (change.change === 'unchanged') return { output: `${change.path} already had this content (revision ${change.revision}); nothing changed.` };
+      if (file.content.indexOf(oldText, first + 1) >= 0)
+        throw new ToolError(`"old" occurs more than once in ${path}; include more surrounding text so it is unique`);
+      const change = await writeChecked(
+        ctx,
+        path,
+        file.content.slice(0, first) + newText + file.content.slice(first + oldText.length),
+      );
+      if (change.change === 'unchanged')
+        return { output: `${change.path} already had this content (revision ${change.revision}); nothing changed.` };
       return { output: `Edited ${change.path} (revision ${change.revision}).`, files: [change] };
     },
   },
@@ -201,8 +224,11 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
       const dir = dirPath(args);
       const hits = await ctx.workspace.search(query, dir || undefined);
       if (!hits.length) return { output: `No matches for "${query}"${dir ? ` under ${dir}/` : ''}.` };
-      const shown = hits.slice(0, MAX_SEARCH_HITS).map((h) => `${h.path}:${h.line}: ${h.text.length > 300 ? h.text.slice(0, 300) + '…' : h.text}`);
-      if (hits.length > MAX_SEARCH_HITS) shown.push(`… (${hits.length - MAX_SEARCH_HITS} more matches; narrow the query or the folder)`);
+      const shown = hits
+        .slice(0, MAX_SEARCH_HITS)
+        .map((h) => `${h.path}:${h.line}: ${h.text.length > 300 ? h.text.slice(0, 300) + '…' : h.text}`);
+      if (hits.length > MAX_SEARCH_HITS)
+        shown.push(`… (${hits.length - MAX_SEARCH_HITS} more matches; narrow the query or the folder)`);
       return { output: shown.join('\n') };
     },
   },
@@ -214,7 +240,11 @@ export function offeredTools(allowed: readonly ToolName[], readOnly: boolean): T
 }
 
 export function toolSpecs(names: readonly ToolName[]): ToolSpec[] {
-  return names.map((n) => ({ name: TOOLS[n].name, description: TOOLS[n].description, parameters: TOOLS[n].parameters }));
+  return names.map((n) => ({
+    name: TOOLS[n].name,
+    description: TOOLS[n].description,
+    parameters: TOOLS[n].parameters,
+  }));
 }
 
 /** Cuts a string to at most `max` UTF-8 bytes (never inside a character) and says so. */
@@ -222,13 +252,21 @@ export function truncateOutput(s: string, max = MAX_TOOL_OUTPUT_BYTES): string {
   if (Buffer.byteLength(s, 'utf8') <= max) return s;
   const note = '\n… (output truncated at 16 KiB)';
   const budget = max - Buffer.byteLength(note, 'utf8');
-  const cut = Buffer.from(s, 'utf8').subarray(0, budget).toString('utf8').replace(/\uFFFD+$/, '');
+  const cut = Buffer.from(s, 'utf8')
+    .subarray(0, budget)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
   return cut + note;
 }
 
 /** Runs one tool call. Never throws: every failure is a result with `ok: false` and an error the model can read. */
-export async function runTool(name: string, args: Record<string, unknown>, ctx: ToolContext, argumentsError?: string): Promise<ToolOutcome> {
-  const def = (Object.prototype.hasOwnProperty.call(TOOLS, name) ? TOOLS[name as ToolName] : undefined);
+export async function runTool(
+  name: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  argumentsError?: string,
+): Promise<ToolOutcome> {
+  const def = Object.prototype.hasOwnProperty.call(TOOLS, name) ? TOOLS[name as ToolName] : undefined;
   if (!def) return fail(`unknown tool "${truncateText(name, 64)}"; the tools are ${TOOL_NAMES.join(', ')}`);
   if (!ctx.allowed.includes(def.name)) return fail(`the tool "${def.name}" is not allowed for this agent`);
   if (argumentsError) return fail(argumentsError);

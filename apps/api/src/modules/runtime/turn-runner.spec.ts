@@ -21,35 +21,93 @@ import { MAX_NODES_PER_TURN, runTurn } from './turn-runner';
 /** start → write (discover, artifact docs/out.md) → gate1 → design (design stage) */
 function gatedPack() {
   return makePack(
-    [agentNode('write', 1, 'discover', { artifact: 'docs/out.md' }), gateNode('gate1', 'discover'), agentNode('design', 2, 'design', { artifact: 'docs/design.md' })],
+    [
+      agentNode('write', 1, 'discover', { artifact: 'docs/out.md' }),
+      gateNode('gate1', 'discover'),
+      agentNode('design', 2, 'design', { artifact: 'docs/design.md' }),
+    ],
     [edge('start', 'write'), edge('write', 'gate1'), edge('gate1', 'design')],
   );
 }
 
 describe('runTurn: event order', () => {
   test('a one-agent turn emits the exact sequence, writes the artifact and returns the result', async () => {
-    const pack = makePack([agentNode('solo', 1, 'discover', { artifact: 'docs/out.md', tone: 'brief' })], [edge('start', 'solo')]);
-    const provider = new ScriptedProvider([{ tool_calls: [{ name: 'write_file', arguments: { path: 'notes.md', content: 'n' } }] }, { text: 'All done here.' }]);
+    const pack = makePack(
+      [agentNode('solo', 1, 'discover', { artifact: 'docs/out.md', tone: 'brief' })],
+      [edge('start', 'solo')],
+    );
+    const provider = new ScriptedProvider([
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'notes.md', content: 'n' } }] },
+      { text: 'All done here.' },
+    ]);
     const f = fakePorts({ agents: [makeAgent(1)], provider });
     const { events, result } = await collect(runTurn(makeRequest(pack, f.ports), SERVER));
     assert.deepEqual(names(events), [
-      'status', 'pack', 'workflow', 'node', 'agent', 'tool_call', 'tool_result', 'files_changed', 'content', 'files_changed', 'node', 'workflow', 'done',
+      'status',
+      'pack',
+      'workflow',
+      'node',
+      'agent',
+      'tool_call',
+      'tool_result',
+      'files_changed',
+      'content',
+      'files_changed',
+      'node',
+      'workflow',
+      'done',
     ]);
     // the status event names the model the first agent runs on (here the ports' scripted provider), not the server default
     assert.deepEqual(events[0].data, { run_id: 'run-1', state: 'running', provider: 'scripted', model: 'test-model' });
-    assert.deepEqual(events[1].data, { pack_id: 7, slug: 'test-pack', name: 'Test pack', domain: 'pdlc', stages: ['discover', 'design', 'develop'] });
-    assert.deepEqual(events[2].data, { project_slug: 'proj', domain: 'pdlc', stage: 'discover', pack_id: 7, awaiting_gate: null });
+    assert.deepEqual(events[1].data, {
+      pack_id: 7,
+      slug: 'test-pack',
+      name: 'Test pack',
+      domain: 'pdlc',
+      stages: ['discover', 'design', 'develop'],
+    });
+    assert.deepEqual(events[2].data, {
+      project_slug: 'proj',
+      domain: 'pdlc',
+      stage: 'discover',
+      pack_id: 7,
+      awaiting_gate: null,
+    });
     assert.deepEqual(events[3].data, { node_key: 'solo', type: 'agent', stage_label: 'discover', state: 'started' });
-    assert.deepEqual(find(events, 'agent'), { agent_id: 1, name: 'Agent 1', role: 'tester', model: 'test-model', provider: 'scripted' });
-    assert.equal(all(events, 'content').map((d) => d.delta).join(''), 'All done here.');
-    assert.deepEqual(all(events, 'files_changed'), [{ files: [{ path: 'notes.md', change: 'added', revision: 1 }] }, { files: [{ path: 'docs/out.md', change: 'added', revision: 1 }] }]);
+    assert.deepEqual(find(events, 'agent'), {
+      agent_id: 1,
+      name: 'Agent 1',
+      role: 'tester',
+      model: 'test-model',
+      provider: 'scripted',
+    });
+    assert.equal(
+      all(events, 'content')
+        .map((d) => d.delta)
+        .join(''),
+      'All done here.',
+    );
+    assert.deepEqual(all(events, 'files_changed'), [
+      { files: [{ path: 'notes.md', change: 'added', revision: 1 }] },
+      { files: [{ path: 'docs/out.md', change: 'added', revision: 1 }] },
+    ]);
     assert.equal(f.workspace.content('docs/out.md'), 'All done here.', 'the final reply is the artifact');
-    assert.deepEqual(events.at(-1)!.data, { run_id: 'run-1', reply: 'All done here.', usage: { input_tokens: 20, output_tokens: 10 }, state: 'done' });
+    assert.deepEqual(events.at(-1)!.data, {
+      run_id: 'run-1',
+      reply: 'All done here.',
+      usage: { input_tokens: 20, output_tokens: 10 },
+      state: 'done',
+    });
     assert.equal(result.state, 'done');
     assert.equal(result.node_key, 'solo');
     assert.deepEqual(result.agent, { id: 1, name: 'Agent 1', role: 'tester' });
-    assert.deepEqual(result.tool_calls, [{ name: 'write_file', arguments: { path: 'notes.md', content: 'n' }, ok: true }]);
-    assert.deepEqual(result.files_changed.map((c) => c.path), ['notes.md', 'docs/out.md']);
+    assert.deepEqual(result.tool_calls, [
+      { name: 'write_file', arguments: { path: 'notes.md', content: 'n' }, ok: true },
+    ]);
+    assert.deepEqual(
+      result.files_changed.map((c) => c.path),
+      ['notes.md', 'docs/out.md'],
+    );
     assert.equal(result.error, null);
     assert.deepEqual(f.saved, [], 'nothing moved, nothing saved');
 
@@ -65,14 +123,26 @@ describe('runTurn: event order', () => {
 
   test('without deps, status names the default that the ports give', async () => {
     const pack = makePack([agentNode('solo', 1, 'discover')], [edge('start', 'solo')]);
-    const f = fakePorts({ agents: [makeAgent(1)], provider: new ScriptedProvider([{ text: 'x' }]), model: 'default-model' });
+    const f = fakePorts({
+      agents: [makeAgent(1)],
+      provider: new ScriptedProvider([{ text: 'x' }]),
+      model: 'default-model',
+    });
     const { events } = await collect(runTurn(makeRequest(pack, f.ports)));
-    assert.deepEqual(events[0].data, { run_id: 'run-1', state: 'running', provider: 'scripted', model: 'default-model' });
+    assert.deepEqual(events[0].data, {
+      run_id: 'run-1',
+      state: 'running',
+      provider: 'scripted',
+      model: 'default-model',
+    });
   });
 
   test('the agent writing its artifact itself is not overwritten by the reply', async () => {
     const pack = makePack([agentNode('solo', 1, 'discover', { artifact: './docs/out.md' })], [edge('start', 'solo')]);
-    const provider = new ScriptedProvider([{ tool_calls: [{ name: 'write_file', arguments: { path: 'docs//out.md', content: 'my own' } }] }, { text: 'wrote it' }]);
+    const provider = new ScriptedProvider([
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'docs//out.md', content: 'my own' } }] },
+      { text: 'wrote it' },
+    ]);
     const f = fakePorts({ agents: [makeAgent(1)], provider });
     const { events } = await collect(runTurn(makeRequest(pack, f.ports), SERVER));
     assert.equal(f.workspace.content('docs/out.md'), 'my own');
@@ -82,16 +152,29 @@ describe('runTurn: event order', () => {
   test('history comes before the message; temperature and max_tokens come from the model record', async () => {
     const pack = makePack([agentNode('solo', 1, 'discover')], [edge('start', 'solo')]);
     const provider = new ScriptedProvider([{ text: 'hi' }]);
-    const model = { provider: 'custom' as const, model_id: 'm-1', api_base: 'http://x', api_key: null, temperature: 0.3, max_tokens: 99 };
+    const model = {
+      provider: 'custom' as const,
+      model_id: 'm-1',
+      api_base: 'http://x',
+      api_key: null,
+      temperature: 0.3,
+      max_tokens: 99,
+    };
     const f = fakePorts({ agents: [makeAgent(1, { model, skill_prompts: ['SKILL ONE', 'SKILL TWO'] })], provider });
-    const history = [{ role: 'user' as const, content: 'before' }, { role: 'assistant' as const, content: 'earlier answer' }];
+    const history = [
+      { role: 'user' as const, content: 'before' },
+      { role: 'assistant' as const, content: 'earlier answer' },
+    ];
     await collect(runTurn(makeRequest(pack, f.ports, { history }), SERVER));
     const r = provider.requests[0];
     assert.deepEqual(r.messages, [...history, { role: 'user', content: 'hello' }]);
     assert.equal(r.temperature, 0.3);
     assert.equal(r.maxTokens, 99);
     assert.equal(r.model, 'm-1');
-    assert.ok(r.system.indexOf('You are agent 1') < r.system.indexOf('SKILL ONE') && r.system.indexOf('SKILL ONE') < r.system.indexOf('SKILL TWO'));
+    assert.ok(
+      r.system.indexOf('You are agent 1') < r.system.indexOf('SKILL ONE') &&
+        r.system.indexOf('SKILL ONE') < r.system.indexOf('SKILL TWO'),
+    );
     assert.ok(r.system.indexOf('SKILL TWO') < r.system.indexOf('## Context'));
     assert.ok(!/Artifact to produce/.test(r.system), 'no artifact line without config.artifact');
   });
@@ -102,7 +185,21 @@ describe('runTurn: gates and stages', () => {
     const provider = new ScriptedProvider([{ text: 'discovered' }]);
     const f = fakePorts({ agents: [makeAgent(1), makeAgent(2)], provider });
     const { events, result } = await collect(runTurn(makeRequest(gatedPack(), f.ports), SERVER));
-    assert.deepEqual(names(events), ['status', 'pack', 'workflow', 'node', 'agent', 'content', 'files_changed', 'node', 'node', 'node', 'awaiting_gate', 'workflow', 'done']);
+    assert.deepEqual(names(events), [
+      'status',
+      'pack',
+      'workflow',
+      'node',
+      'agent',
+      'content',
+      'files_changed',
+      'node',
+      'node',
+      'node',
+      'awaiting_gate',
+      'workflow',
+      'done',
+    ]);
     const gate = { node_key: 'gate1', stage: 'discover', next_stage: 'design' };
     assert.deepEqual(find(events, 'awaiting_gate'), gate);
     assert.deepEqual(all(events, 'node').slice(2), [
@@ -110,7 +207,13 @@ describe('runTurn: gates and stages', () => {
       { node_key: 'gate1', type: 'gate', stage_label: 'discover', state: 'finished' },
     ]);
     assert.deepEqual(f.saved, [{ stage: 'discover', awaiting_gate: gate }]);
-    assert.deepEqual(events.at(-2)!.data, { project_slug: 'proj', domain: 'pdlc', stage: 'discover', pack_id: 7, awaiting_gate: gate });
+    assert.deepEqual(events.at(-2)!.data, {
+      project_slug: 'proj',
+      domain: 'pdlc',
+      stage: 'discover',
+      pack_id: 7,
+      awaiting_gate: gate,
+    });
     assert.equal(result.node_key, 'gate1');
     assert.deepEqual(result.awaiting_gate, gate);
     assert.equal(provider.requests.length, 1, 'the design agent did not run');
@@ -120,9 +223,16 @@ describe('runTurn: gates and stages', () => {
     const provider = new ScriptedProvider([]);
     const f = fakePorts({ agents: [makeAgent(1), makeAgent(2)], provider });
     const gate = { node_key: 'gate1', stage: 'discover', next_stage: 'design' };
-    const { events, result } = await collect(runTurn(makeRequest(gatedPack(), f.ports, { message: '', advance: true, awaiting_gate: gate }), SERVER));
+    const { events, result } = await collect(
+      runTurn(makeRequest(gatedPack(), f.ports, { message: '', advance: true, awaiting_gate: gate }), SERVER),
+    );
     assert.deepEqual(names(events), ['status', 'pack', 'workflow', 'stage', 'workflow', 'done']);
-    assert.deepEqual(find(events, 'stage'), { from: 'discover', to: 'design', index: 1, stages: ['discover', 'design', 'develop'] });
+    assert.deepEqual(find(events, 'stage'), {
+      from: 'discover',
+      to: 'design',
+      index: 1,
+      stages: ['discover', 'design', 'develop'],
+    });
     assert.deepEqual(f.saved, [{ stage: 'design', awaiting_gate: null }]);
     assert.equal(result.stage, 'design');
     assert.equal(result.awaiting_gate, null);
@@ -134,8 +244,22 @@ describe('runTurn: gates and stages', () => {
     const provider = new ScriptedProvider([{ text: 'designing' }]);
     const f = fakePorts({ agents: [makeAgent(1), makeAgent(2)], provider });
     // the gate was not reached yet: advance approves it anyway
-    const { events, result } = await collect(runTurn(makeRequest(gatedPack(), f.ports, { message: 'now design', advance: true }), SERVER));
-    assert.deepEqual(names(events), ['status', 'pack', 'workflow', 'stage', 'node', 'agent', 'content', 'files_changed', 'node', 'workflow', 'done']);
+    const { events, result } = await collect(
+      runTurn(makeRequest(gatedPack(), f.ports, { message: 'now design', advance: true }), SERVER),
+    );
+    assert.deepEqual(names(events), [
+      'status',
+      'pack',
+      'workflow',
+      'stage',
+      'node',
+      'agent',
+      'content',
+      'files_changed',
+      'node',
+      'workflow',
+      'done',
+    ]);
     assert.equal(find(events, 'agent')!.agent_id, 2);
     assert.equal(find(events, 'node')!.node_key, 'design');
     assert.equal(f.workspace.content('docs/design.md'), 'designing');
@@ -146,7 +270,9 @@ describe('runTurn: gates and stages', () => {
 
   test('advance at the last stage → error last_stage, then workflow and done', async () => {
     const f = fakePorts({ agents: [makeAgent(1)], provider: new ScriptedProvider([]) });
-    const { events, result } = await collect(runTurn(makeRequest(gatedPack(), f.ports, { message: '', advance: true, stage: 'develop' }), SERVER));
+    const { events, result } = await collect(
+      runTurn(makeRequest(gatedPack(), f.ports, { message: '', advance: true, stage: 'develop' }), SERVER),
+    );
     assert.deepEqual(names(events), ['status', 'pack', 'workflow', 'error', 'workflow', 'done']);
     assert.equal(find(events, 'error')!.code, 'last_stage');
     assert.match(find(events, 'error')!.message, /develop/);
@@ -160,18 +286,46 @@ describe('runTurn: gates and stages', () => {
     const provider = new ScriptedProvider([{ text: 'more discovery' }]);
     const f = fakePorts({ agents: [makeAgent(1), makeAgent(2)], provider });
     const gate = { node_key: 'gate1', stage: 'discover', next_stage: 'design' };
-    const { events, result } = await collect(runTurn(makeRequest(gatedPack(), f.ports, { awaiting_gate: gate }), SERVER));
+    const { events, result } = await collect(
+      runTurn(makeRequest(gatedPack(), f.ports, { awaiting_gate: gate }), SERVER),
+    );
     assert.equal(find(events, 'agent')!.agent_id, 1);
     assert.ok(!names(events).includes('stage'));
     assert.deepEqual(result.awaiting_gate, gate);
   });
 
   test('an edge into another stage without a gate moves the project there and goes on', async () => {
-    const pack = makePack([agentNode('a', 1, 'discover'), agentNode('b', 2, 'design')], [edge('start', 'a'), edge('a', 'b')]);
-    const f = fakePorts({ agents: [makeAgent(1), makeAgent(2)], provider: new ScriptedProvider([{ text: 'one' }, { text: 'two' }]) });
+    const pack = makePack(
+      [agentNode('a', 1, 'discover'), agentNode('b', 2, 'design')],
+      [edge('start', 'a'), edge('a', 'b')],
+    );
+    const f = fakePorts({
+      agents: [makeAgent(1), makeAgent(2)],
+      provider: new ScriptedProvider([{ text: 'one' }, { text: 'two' }]),
+    });
     const { events, result } = await collect(runTurn(makeRequest(pack, f.ports), SERVER));
-    assert.deepEqual(names(events), ['status', 'pack', 'workflow', 'node', 'agent', 'content', 'node', 'stage', 'node', 'agent', 'content', 'node', 'workflow', 'done']);
-    assert.deepEqual(find(events, 'stage'), { from: 'discover', to: 'design', index: 1, stages: ['discover', 'design', 'develop'] });
+    assert.deepEqual(names(events), [
+      'status',
+      'pack',
+      'workflow',
+      'node',
+      'agent',
+      'content',
+      'node',
+      'stage',
+      'node',
+      'agent',
+      'content',
+      'node',
+      'workflow',
+      'done',
+    ]);
+    assert.deepEqual(find(events, 'stage'), {
+      from: 'discover',
+      to: 'design',
+      index: 1,
+      stages: ['discover', 'design', 'develop'],
+    });
     assert.deepEqual(f.saved, [{ stage: 'design', awaiting_gate: null }]);
     assert.equal(result.reply, 'two');
     assert.equal(result.stage, 'design');
@@ -179,7 +333,9 @@ describe('runTurn: gates and stages', () => {
 
   test('node_key picks the node (moving to its stage); an unknown node_key is an error', async () => {
     const f = fakePorts({ agents: [makeAgent(1), makeAgent(2)], provider: new ScriptedProvider([{ text: 'direct' }]) });
-    const { events, result } = await collect(runTurn(makeRequest(gatedPack(), f.ports, { node_key: 'design' }), SERVER));
+    const { events, result } = await collect(
+      runTurn(makeRequest(gatedPack(), f.ports, { node_key: 'design' }), SERVER),
+    );
     assert.equal(find(events, 'agent')!.agent_id, 2);
     assert.equal(result.stage, 'design');
     const bad = await collect(runTurn(makeRequest(gatedPack(), f.ports, { node_key: 'nope' }), SERVER));
@@ -202,11 +358,26 @@ describe('runTurn: gates and stages', () => {
 describe('runTurn: branches and limits', () => {
   const branchPack = () =>
     makePack(
-      [agentNode('ask', 1, 'discover'), branchNode('route', 'discover'), agentNode('yes', 2, 'discover'), agentNode('no', 3, 'discover'), agentNode('has', 4, 'discover')],
-      [edge('start', 'ask'), edge('ask', 'route'), edge('route', 'no', null), edge('route', 'has', 'exists("docs/x.md") && stage == "discover"'), edge('route', 'yes', 'contains(reply, "yes")')],
+      [
+        agentNode('ask', 1, 'discover'),
+        branchNode('route', 'discover'),
+        agentNode('yes', 2, 'discover'),
+        agentNode('no', 3, 'discover'),
+        agentNode('has', 4, 'discover'),
+      ],
+      [
+        edge('start', 'ask'),
+        edge('ask', 'route'),
+        edge('route', 'no', null),
+        edge('route', 'has', 'exists("docs/x.md") && stage == "discover"'),
+        edge('route', 'yes', 'contains(reply, "yes")'),
+      ],
     );
   const agents = [1, 2, 3, 4].map((id) => makeAgent(id));
-  const visited = (events: Parameters<typeof names>[0]) => all(events, 'node').filter((n) => n.state === 'started').map((n) => n.node_key);
+  const visited = (events: Parameters<typeof names>[0]) =>
+    all(events, 'node')
+      .filter((n) => n.state === 'started')
+      .map((n) => n.node_key);
 
   test('the first edge whose condition holds is taken; else the default', async () => {
     const yes = fakePorts({ agents, provider: new ScriptedProvider([{ text: 'yes, go' }, { text: 'took yes' }]) });
@@ -219,13 +390,20 @@ describe('runTurn: branches and limits', () => {
     assert.deepEqual(visited(r2.events), ['ask', 'route', 'no']);
     assert.equal(find(r2.events, 'done')!.reply, 'took no');
 
-    const files = fakePorts({ agents, workspace: new MemoryWorkspace({ 'docs/x.md': 'x' }), provider: new ScriptedProvider([{ text: 'yes' }, { text: 'took has' }]) });
+    const files = fakePorts({
+      agents,
+      workspace: new MemoryWorkspace({ 'docs/x.md': 'x' }),
+      provider: new ScriptedProvider([{ text: 'yes' }, { text: 'took has' }]),
+    });
     const r3 = await collect(runTurn(makeRequest(branchPack(), files.ports), SERVER));
     assert.deepEqual(visited(r3.events), ['ask', 'route', 'has'], 'conditions see the workspace files and the stage');
   });
 
   test(`a cycle stops after ${MAX_NODES_PER_TURN} nodes with error node_limit`, async () => {
-    const pack = makePack([agentNode('a', 1, 'discover'), branchNode('loop', 'discover')], [edge('start', 'a'), edge('a', 'loop'), edge('loop', 'a')]);
+    const pack = makePack(
+      [agentNode('a', 1, 'discover'), branchNode('loop', 'discover')],
+      [edge('start', 'a'), edge('a', 'loop'), edge('loop', 'a')],
+    );
     const provider = new ScriptedProvider([], 'scripted', { text: 'again' });
     const f = fakePorts({ agents: [makeAgent(1)], provider });
     const { events, result } = await collect(runTurn(makeRequest(pack, f.ports), SERVER));
@@ -257,13 +435,22 @@ describe('runTurn: tools inside the loop', () => {
 
   test('path escapes are refused as tool errors and the loop goes on', async () => {
     const provider = new ScriptedProvider([
-      { tool_calls: [{ name: 'write_file', arguments: { path: '../x', content: 'x' } }, { name: 'read_file', arguments: { path: '/etc/passwd' } }, { name: 'read_file', arguments: { path: 'a\\b' } }] },
+      {
+        tool_calls: [
+          { name: 'write_file', arguments: { path: '../x', content: 'x' } },
+          { name: 'read_file', arguments: { path: '/etc/passwd' } },
+          { name: 'read_file', arguments: { path: 'a\\b' } },
+        ],
+      },
       { text: 'could not' },
     ]);
     const f = fakePorts({ agents: [makeAgent(1)], provider });
     const { events, result } = await collect(runTurn(makeRequest(pack(), f.ports), SERVER));
     const results = all(events, 'tool_result');
-    assert.deepEqual(results.map((r) => r.ok), [false, false, false]);
+    assert.deepEqual(
+      results.map((r) => r.ok),
+      [false, false, false],
+    );
     assert.match(results[0].error!, /\.\./);
     assert.match(results[1].error!, /relative/);
     assert.match(results[2].error!, /backslash/);
@@ -274,14 +461,23 @@ describe('runTurn: tools inside the loop', () => {
     const toolMsgs = provider.requests[1].messages.filter((m) => m.role === 'tool');
     assert.equal(toolMsgs.length, 3);
     assert.equal(JSON.parse(toolMsgs[0].content).ok, false);
-    assert.deepEqual(toolMsgs.map((m) => m.tool_call_id), ['call_1_1', 'call_1_2', 'call_1_3']);
+    assert.deepEqual(
+      toolMsgs.map((m) => m.tool_call_id),
+      ['call_1_1', 'call_1_2', 'call_1_3'],
+    );
   });
 
   test('a tool outside the allowlist is not offered and is refused if called anyway', async () => {
-    const provider = new ScriptedProvider([{ tool_calls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'x' } }, { name: 'list_files' }] }, { text: 'ok' }]);
+    const provider = new ScriptedProvider([
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'x' } }, { name: 'list_files' }] },
+      { text: 'ok' },
+    ]);
     const f = fakePorts({ agents: [makeAgent(1, { tools: ['list_files', 'read_file'] })], provider });
     const { events } = await collect(runTurn(makeRequest(pack(), f.ports), SERVER));
-    assert.deepEqual(provider.requests[0].tools.map((t) => t.name), ['list_files', 'read_file']);
+    assert.deepEqual(
+      provider.requests[0].tools.map((t) => t.name),
+      ['list_files', 'read_file'],
+    );
     const results = all(events, 'tool_result');
     assert.equal(results[0].ok, false);
     assert.match(results[0].error!, /not allowed/);
@@ -290,12 +486,18 @@ describe('runTurn: tools inside the loop', () => {
   });
 
   test('a read-only workspace offers no writing tools and refuses them; no artifact is written', async () => {
-    const provider = new ScriptedProvider([{ tool_calls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'x' } }] }, { text: 'ok' }]);
+    const provider = new ScriptedProvider([
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'x' } }] },
+      { text: 'ok' },
+    ]);
     const ws = new MemoryWorkspace({ 'README.md': '# Hi' }, true);
     const p = makePack([agentNode('a', 1, 'discover', { artifact: 'docs/a.md' })], [edge('start', 'a')]);
     const f = fakePorts({ agents: [makeAgent(1)], provider, workspace: ws });
     const { events, result } = await collect(runTurn(makeRequest(p, f.ports), SERVER));
-    assert.deepEqual(provider.requests[0].tools.map((t) => t.name), ['list_files', 'read_file', 'search_files']);
+    assert.deepEqual(
+      provider.requests[0].tools.map((t) => t.name),
+      ['list_files', 'read_file', 'search_files'],
+    );
     assert.match(find(events, 'tool_result')!.error!, /read-only/);
     assert.equal(result.state, 'done');
     assert.deepEqual(ws.writes, []);

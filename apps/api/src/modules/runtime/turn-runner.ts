@@ -14,14 +14,29 @@
  *   [failure]   error
  *   workflow → done
  */
-import { entryNode, indexGraph, nextAfter, outgoingEdges, type GraphIndex, type GraphNode } from '@service/workflow-graph';
+import {
+  entryNode,
+  indexGraph,
+  nextAfter,
+  outgoingEdges,
+  type GraphIndex,
+  type GraphNode,
+} from '@service/workflow-graph';
 import { Logger } from '@nestjs/common';
 import { DomainError } from '../../platform/errors/domain-error';
 import { errorInfo } from '../../platform/logging/error-info';
 import { normalizeWorkspacePath } from '../projects/workspace-path';
 import { ProviderError, type ChatMessage } from './providers/provider';
 import { buildSystemPrompt, LoopAborted, reactLoop, ReplyTooLarge, type Tally } from './react-loop';
-import type { AwaitingGate, FileChangeInfo, ResolvedAgent, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
+import type {
+  AwaitingGate,
+  FileChangeInfo,
+  ResolvedAgent,
+  RuntimeEvent,
+  TurnRequest,
+  TurnResult,
+  Usage,
+} from './runtime.types';
 import { MAX_FILE_BYTES } from './tools';
 
 /** A turn visits at most this many nodes (docs/API.md). */
@@ -77,8 +92,14 @@ class Turn {
     const { req } = this;
     const { pack } = req;
     const used = await this.firstModel();
-    yield { event: 'status', data: { run_id: req.run_id, state: 'running', provider: used.provider, model: used.model } };
-    yield { event: 'pack', data: { pack_id: pack.id, slug: pack.slug, name: pack.name, domain: pack.domain, stages: this.stages } };
+    yield {
+      event: 'status',
+      data: { run_id: req.run_id, state: 'running', provider: used.provider, model: used.model },
+    };
+    yield {
+      event: 'pack',
+      data: { pack_id: pack.id, slug: pack.slug, name: pack.name, domain: pack.domain, stages: this.stages },
+    };
     yield this.workflowEvent();
 
     let error: TurnResult['error'] = null;
@@ -88,10 +109,14 @@ class Turn {
       if (req.advance) yield* this.advance();
       if (req.message.trim()) {
         const node = this.pickNode();
-        if (node.stage_label && node.stage_label !== this.stage && this.stages.includes(node.stage_label)) yield* this.moveTo(node.stage_label);
+        if (node.stage_label && node.stage_label !== this.stage && this.stages.includes(node.stage_label))
+          yield* this.moveTo(node.stage_label);
         yield* this.walk(node);
       } else if (!req.advance) {
-        throw new TurnFailure('empty_message', 'The message is empty: write a message, or set advance to move to the next stage.');
+        throw new TurnFailure(
+          'empty_message',
+          'The message is empty: write a message, or set advance to move to the next stage.',
+        );
       }
     } catch (e) {
       ({ state, error } = this.classify(e));
@@ -155,7 +180,16 @@ class Turn {
 
   private workflowEvent(): RuntimeEvent {
     const { req } = this;
-    return { event: 'workflow', data: { project_slug: req.project_slug, domain: req.pack.domain, stage: this.stage, pack_id: req.pack.id, awaiting_gate: this.awaiting } };
+    return {
+      event: 'workflow',
+      data: {
+        project_slug: req.project_slug,
+        domain: req.pack.domain,
+        stage: this.stage,
+        pack_id: req.pack.id,
+        awaiting_gate: this.awaiting,
+      },
+    };
   }
 
   private checkAbort() {
@@ -180,7 +214,10 @@ class Turn {
     const gate = this.awaiting && this.awaiting.stage === this.stage ? this.awaiting : null;
     const target = gate?.next_stage && this.stages.indexOf(gate.next_stage) > i ? gate.next_stage : this.stages[i + 1];
     if (!target) {
-      throw new TurnFailure('last_stage', `"${this.stage}" is the last stage of the pack "${this.req.pack.name}": there is no next stage to advance to.`);
+      throw new TurnFailure(
+        'last_stage',
+        `"${this.stage}" is the last stage of the pack "${this.req.pack.name}": there is no next stage to advance to.`,
+      );
     }
     yield* this.moveTo(target);
   }
@@ -193,7 +230,11 @@ class Turn {
       return node;
     }
     const node = entryNode(this.index, this.stage);
-    if (!node) throw new TurnFailure('no_entry_node', `The stage "${this.stage}" of the pack "${req.pack.name}" has no agent node to run.`);
+    if (!node)
+      throw new TurnFailure(
+        'no_entry_node',
+        `The stage "${this.stage}" of the pack "${req.pack.name}" has no agent node to run.`,
+      );
     return node;
   }
 
@@ -204,7 +245,10 @@ class Turn {
     while (node) {
       this.checkAbort();
       if (++visited > MAX_NODES_PER_TURN) {
-        throw new TurnFailure('node_limit', `The turn stopped after visiting ${MAX_NODES_PER_TURN} nodes (the limit per turn); the graph probably loops.`);
+        throw new TurnFailure(
+          'node_limit',
+          `The turn stopped after visiting ${MAX_NODES_PER_TURN} nodes (the limit per turn); the graph probably loops.`,
+        );
       }
       this.nodeKey = node.node_key;
       const info = { node_key: node.node_key, type: node.type, stage_label: node.stage_label };
@@ -223,7 +267,13 @@ class Turn {
       yield { event: 'node', data: { ...info, state: 'finished' } };
 
       const next = nextAfter(this.index, node.node_key, await this.conditionContext(node.node_key));
-      if (next && next.type !== 'gate' && next.stage_label && next.stage_label !== this.stage && this.stages.includes(next.stage_label)) {
+      if (
+        next &&
+        next.type !== 'gate' &&
+        next.stage_label &&
+        next.stage_label !== this.stage &&
+        this.stages.includes(next.stage_label)
+      ) {
         yield* this.moveTo(next.stage_label);
       }
       node = next;
@@ -232,7 +282,9 @@ class Turn {
 
   /** {reply, stage, files} for the conditions on the way out; the workspace is listed only when needed. */
   private async conditionContext(nodeKey: string) {
-    const conditional = outgoingEdges(this.index, nodeKey).some((e) => e.condition !== null && e.condition.trim() !== '');
+    const conditional = outgoingEdges(this.index, nodeKey).some(
+      (e) => e.condition !== null && e.condition.trim() !== '',
+    );
     const files = conditional ? (await this.req.ports.workspace.list()).map((f) => f.path) : [];
     return { reply: this.reply, stage: this.stage, files };
   }
@@ -242,20 +294,35 @@ class Turn {
     const i = this.stages.indexOf(this.stage);
     const after = nextAfter(this.index, node.node_key, await this.conditionContext(node.node_key));
     const leadsTo = after?.stage_label && this.stages.indexOf(after.stage_label) > i ? after.stage_label : null;
-    const gate: AwaitingGate = { node_key: node.node_key, stage: this.stage, next_stage: leadsTo ?? this.stages[i + 1] ?? null };
+    const gate: AwaitingGate = {
+      node_key: node.node_key,
+      stage: this.stage,
+      next_stage: leadsTo ?? this.stages[i + 1] ?? null,
+    };
     this.awaiting = gate;
     await this.req.ports.saveState({ stage: this.stage, awaiting_gate: gate });
     return gate;
   }
 
-  private async *runAgent(node: GraphNode, input: string): AsyncGenerator<RuntimeEvent, { agent: ResolvedAgent; reply: string }> {
+  private async *runAgent(
+    node: GraphNode,
+    input: string,
+  ): AsyncGenerator<RuntimeEvent, { agent: ResolvedAgent; reply: string }> {
     const { req } = this;
-    if (node.agent_id == null) throw new TurnFailure('agent_missing', `The agent node "${node.node_key}" names no agent.`);
+    if (node.agent_id == null)
+      throw new TurnFailure('agent_missing', `The agent node "${node.node_key}" names no agent.`);
     const agent = await this.loadAgent(node.agent_id);
-    if (!agent) throw new TurnFailure('agent_missing', `The agent of node "${node.node_key}" (id ${node.agent_id}) does not exist or is not visible to you.`);
+    if (!agent)
+      throw new TurnFailure(
+        'agent_missing',
+        `The agent of node "${node.node_key}" (id ${node.agent_id}) does not exist or is not visible to you.`,
+      );
     if (agent.model?.api_key) this.secrets.push(agent.model.api_key);
     const chosen = req.ports.provider(agent.model);
-    yield { event: 'agent', data: { agent_id: agent.id, name: agent.name, role: agent.role, model: chosen.model, provider: chosen.name } };
+    yield {
+      event: 'agent',
+      data: { agent_id: agent.id, name: agent.name, role: agent.role, model: chosen.model, provider: chosen.name },
+    };
     this.agent = { id: agent.id, name: agent.name, role: agent.role };
 
     const artifact = artifactOf(node);
@@ -270,14 +337,22 @@ class Turn {
         provider: chosen.provider,
         model: chosen.model,
         modelRecord: agent.model,
-        system: buildSystemPrompt(agent, { stage: this.stage, stages: this.stages, pack: req.pack, node, artifact, readOnly }),
+        system: buildSystemPrompt(agent, {
+          stage: this.stage,
+          stages: this.stages,
+          pack: req.pack,
+          node,
+          artifact,
+          readOnly,
+        }),
         messages,
         workspace: req.ports.workspace,
         signal: req.signal,
         tally: this.tally,
       });
     } catch (e) {
-      if (e instanceof ProviderError && !req.signal.aborted) throw new TurnFailure(e.code, providerMessage(e, chosen.name, chosen.model));
+      if (e instanceof ProviderError && !req.signal.aborted)
+        throw new TurnFailure(e.code, providerMessage(e, chosen.name, chosen.model));
       throw e;
     }
     this.reply = result.reply;
@@ -286,12 +361,17 @@ class Turn {
     if (result.error) throw new TurnFailure(result.error.code, result.error.message);
 
     if (artifact && !readOnly && result.reply.trim() && !result.written.has(artifact)) {
-      if (Buffer.byteLength(result.reply, 'utf8') > MAX_FILE_BYTES) throw new TurnFailure('artifact_failed', `The reply is too large to store as ${artifact} (a file is at most 1 MiB).`);
+      if (Buffer.byteLength(result.reply, 'utf8') > MAX_FILE_BYTES)
+        throw new TurnFailure(
+          'artifact_failed',
+          `The reply is too large to store as ${artifact} (a file is at most 1 MiB).`,
+        );
       let change: FileChangeInfo;
       try {
         change = await req.ports.workspace.write(artifact, result.reply);
       } catch (e) {
-        if (e instanceof DomainError) throw new TurnFailure('artifact_failed', `Could not store the reply as ${artifact}: ${e.detail}`);
+        if (e instanceof DomainError)
+          throw new TurnFailure('artifact_failed', `Could not store the reply as ${artifact}: ${e.detail}`);
         throw e;
       }
       if (change.change !== 'unchanged') {
@@ -307,10 +387,19 @@ class Turn {
     if (signal.aborted) {
       const reason = signal.reason as { code?: unknown } | undefined;
       if (reason && typeof reason === 'object' && reason.code === 'shutdown') {
-        return { state: 'interrupted', error: { code: 'server_shutdown', message: 'The server is shutting down, so this run was stopped. Send the message again once it is back.' } };
+        return {
+          state: 'interrupted',
+          error: {
+            code: 'server_shutdown',
+            message: 'The server is shutting down, so this run was stopped. Send the message again once it is back.',
+          },
+        };
       }
       if (reason && typeof reason === 'object' && reason.code === 'turn_timeout') {
-        return { state: 'error', error: { code: 'turn_timeout', message: 'The turn took longer than its time limit and was stopped.' } };
+        return {
+          state: 'error',
+          error: { code: 'turn_timeout', message: 'The turn took longer than its time limit and was stopped.' },
+        };
       }
       return { state: 'cancelled', error: { code: 'cancelled', message: 'The run was cancelled.' } };
     }
@@ -326,7 +415,9 @@ class Turn {
   private scrub(message: string): string {
     let out = message;
     for (const s of this.secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
-    return out.replace(/\b(?:sk|pk|rk|xai|gsk|key)-[A-Za-z0-9_-]{8,}/g, '[redacted]').replace(/\bBearer\s+\S+/gi, 'Bearer [redacted]');
+    return out
+      .replace(/\b(?:sk|pk|rk|xai|gsk|key)-[A-Za-z0-9_-]{8,}/g, '[redacted]')
+      .replace(/\bBearer\s+\S+/gi, 'Bearer [redacted]');
   }
 }
 

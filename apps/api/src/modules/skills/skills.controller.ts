@@ -11,18 +11,35 @@ import { SkillsService } from './skills.service';
 export class SkillsController {
   constructor(private readonly skills: SkillsService) {}
 
-  @Get() @ApiOkResponse({ type: [SkillView], description: 'own + system skills, newest first' })
-  list(@CurrentUser() u: AuthUser) { return this.skills.list(u); }
+  @Get()
+  @ApiOkResponse({ type: [SkillView], description: 'own + system skills, newest first' })
+  list(@CurrentUser() u: AuthUser) {
+    return this.skills.list(u);
+  }
 
-  @Post() @ApiCreatedResponse({ type: SkillView })
-  create(@CurrentUser() u: AuthUser, @Body() dto: CreateSkillDto) { return this.skills.create(u, dto); }
+  @Post()
+  @ApiCreatedResponse({ type: SkillView })
+  create(@CurrentUser() u: AuthUser, @Body() dto: CreateSkillDto) {
+    return this.skills.create(u, dto);
+  }
 
-  @Get(':id') @ApiOkResponse({ type: SkillView })
-  get(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number) { return this.skills.get(u, id); }
+  @Get(':id')
+  @ApiOkResponse({ type: SkillView })
+  get(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    return this.skills.get(u, id);
+  }
 
-  @Put(':id') @ApiOkResponse({ type: SkillView, description: 'partial bodies allowed; system records are 403 (clone it)' })
-  update(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number, @Body() dto: UpdateSkillDto) { return this.skills.update(u, id, dto); }
+  @Put(':id')
+  @ApiOkResponse({ type: SkillView, description: 'partial bodies allowed; system records are 403 (clone it)' })
+  update(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number, @Body() dto: UpdateSkillDto) {
+    return this.skills.update(u, id, dto);
+  }
 
-  @Delete(':id') @HttpCode(204) @ApiNoContentResponse() @ApiConflictResponse({ description: 'agents use the skill (named in the detail)' })
-  remove(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number) { return this.skills.remove(u, id); }
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  @ApiConflictResponse({ description: 'agents use the skill (named in the detail)' })
+  remove(@CurrentUser() u: AuthUser, @Param('id', ParseIntPipe) id: number) {
+    return this.skills.remove(u, id);
+  }
 }

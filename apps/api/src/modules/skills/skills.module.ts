@@ -5,5 +5,10 @@ import { Skill } from './skill.entity';
 import { SkillsController } from './skills.controller';
 import { SkillsService } from './skills.service';
 
-@Module({ imports: [TypeOrmModule.forFeature([Skill])], controllers: [SkillsController], providers: [SkillsService], exports: [SkillsService, TypeOrmModule] })
+@Module({
+  imports: [TypeOrmModule.forFeature([Skill])],
+  controllers: [SkillsController],
+  providers: [SkillsService],
+  exports: [SkillsService, TypeOrmModule],
+})
 export class SkillsModule {}

@@ -70,7 +70,10 @@ export class SkillsService {
       );
       if (users.length) {
         const more = Number(users[0].total) > users.length ? ` and ${Number(users[0].total) - users.length} more` : '';
-        throw new DomainError('record.referenced', `Skill ${id} is used by agents: ${users.map((a) => `${a.name} (${a.id})`).join(', ')}${more}.`);
+        throw new DomainError(
+          'record.referenced',
+          `Skill ${id} is used by agents: ${users.map((a) => `${a.name} (${a.id})`).join(', ')}${more}.`,
+        );
       }
       await this.records.repository(m).delete({ id });
     });
@@ -82,7 +85,11 @@ export class SkillsService {
    */
   private async lockWritable(user: AuthUser, id: number, m: EntityManager): Promise<Skill> {
     await this.records.findWritable(user, id, m);
-    const row = await this.records.visible(user, 'r', m).andWhere('r.id = :id', { id }).setLock('pessimistic_write').getOne();
+    const row = await this.records
+      .visible(user, 'r', m)
+      .andWhere('r.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
     if (!row) throw new DomainError('not_found', `Skill ${id} not found`);
     return row;
   }

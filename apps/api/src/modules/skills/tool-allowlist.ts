@@ -15,7 +15,14 @@ export const isToolName = (name: string): name is ToolName => KNOWN.has(name);
 export function toolAllowlistProblems(list: readonly string[] | undefined, field = 'tool_allowlist'): FieldProblem[] {
   if (!list) return [];
   return list.flatMap((name, i) =>
-    isToolName(name) ? [] : [{ field: `${field}[${i}]`, message: `"${clip(name)}" is not a known tool; tools are ${TOOL_NAMES.join(', ')}` }],
+    isToolName(name)
+      ? []
+      : [
+          {
+            field: `${field}[${i}]`,
+            message: `"${clip(name)}" is not a known tool; tools are ${TOOL_NAMES.join(', ')}`,
+          },
+        ],
   );
 }
 

@@ -73,7 +73,8 @@ const SAVE_KEYS: ReadonlySet<string> = new Set(['nodes', 'edges', 'version']);
  */
 export function readSaveGraphBody(body: unknown): { body: SaveGraphBody | null; errors: FieldProblem[] } {
   const errors: FieldProblem[] = [];
-  if (!isPlainObject(body)) return { body: null, errors: [{ field: 'body', message: 'must be an object with nodes and edges' }] };
+  if (!isPlainObject(body))
+    return { body: null, errors: [{ field: 'body', message: 'must be an object with nodes and edges' }] };
   for (const key of Object.keys(body)) {
     if (!SAVE_KEYS.has(key)) errors.push({ field: fieldPath('', key), message: `unknown field ${quoteKey(key)}` });
   }

@@ -64,7 +64,13 @@ export async function replaceGraph(m: EntityManager, workflowId: number, graph: 
     await m.query(
       `INSERT INTO workflow_edges (workflow_id, ord, from_node, to_node, condition)
        SELECT $1, * FROM unnest($2::int[], $3::varchar[], $4::varchar[], $5::text[])`,
-      [workflowId, edges.map((_, ord) => ord), edges.map((e) => e.from_node), edges.map((e) => e.to_node), edges.map((e) => e.condition)],
+      [
+        workflowId,
+        edges.map((_, ord) => ord),
+        edges.map((e) => e.from_node),
+        edges.map((e) => e.to_node),
+        edges.map((e) => e.condition),
+      ],
     );
   }
 }

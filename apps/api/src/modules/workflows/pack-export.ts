@@ -27,14 +27,23 @@ export function buildPackDocument(src: PackSource): PackDocument {
   const agents = agentIdsOf(src.graph).map((id) => required(agentById, id, 'agent'));
   const skillIds = unique(agents.flatMap((a) => a.skill_ids));
   const modelIds = unique(agents.map((a) => a.model_id).filter((id): id is number => id !== null));
-  const agentRef = refs(agents.map((a) => a.id), 'agent');
+  const agentRef = refs(
+    agents.map((a) => a.id),
+    'agent',
+  );
   const skillRef = refs(skillIds, 'skill');
   const modelRef = refs(modelIds, 'model');
 
   return {
     format: PACK_FORMAT,
     version: PACK_VERSION,
-    pack: { name: src.pack.name, slug: src.pack.slug, description: src.pack.description, domain: src.pack.domain, stages: [...src.pack.stages] },
+    pack: {
+      name: src.pack.name,
+      slug: src.pack.slug,
+      description: src.pack.description,
+      domain: src.pack.domain,
+      stages: [...src.pack.stages],
+    },
     models: modelIds.map((id) => {
       const m = required(modelById, id, 'model');
       return {

@@ -21,13 +21,22 @@ export class Problems {
     return this.count > 0;
   }
   result(): FieldProblem[] {
-    if (this.count > MAX_PROBLEMS) return [...this.list, { field: 'body', message: `${this.count} problems; only the first ${MAX_PROBLEMS} are listed` }];
+    if (this.count > MAX_PROBLEMS)
+      return [
+        ...this.list,
+        { field: 'body', message: `${this.count} problems; only the first ${MAX_PROBLEMS} are listed` },
+      ];
     return this.list;
   }
 }
 
 /** Checks the key set of an object; returns it when it is an object (even with key problems). */
-export function readObject(p: Problems, value: unknown, path: string, keys: { required: string[]; optional: string[] }): JsonObject | null {
+export function readObject(
+  p: Problems,
+  value: unknown,
+  path: string,
+  keys: { required: string[]; optional: string[] },
+): JsonObject | null {
   if (!isPlainObject(value)) {
     p.add(path || 'body', 'must be an object');
     return null;
@@ -51,7 +60,14 @@ export interface StringRule {
 }
 
 /** A string field; `fallback` when absent (required fields are reported by readObject). */
-export function readString(p: Problems, obj: JsonObject, key: string, path: string, rule: StringRule, fallback = ''): string {
+export function readString(
+  p: Problems,
+  obj: JsonObject,
+  key: string,
+  path: string,
+  rule: StringRule,
+  fallback = '',
+): string {
   const value = own(obj, key);
   const field = fieldPath(path, key);
   if (value === undefined) return fallback;
@@ -69,7 +85,13 @@ export function readString(p: Problems, obj: JsonObject, key: string, path: stri
   return value;
 }
 
-export function readNullableString(p: Problems, obj: JsonObject, key: string, path: string, rule: StringRule): string | null {
+export function readNullableString(
+  p: Problems,
+  obj: JsonObject,
+  key: string,
+  path: string,
+  rule: StringRule,
+): string | null {
   const value = own(obj, key);
   if (value === undefined || value === null) return null;
   return readString(p, obj, key, path, rule);

@@ -46,8 +46,14 @@ export interface ImportPlan {
 
 const TOP_KEYS = ['format', 'version', 'pack', 'models', 'skills', 'agents', 'nodes', 'edges'];
 const PACK_KEYS = { required: ['name', 'domain', 'stages'], optional: ['slug', 'description'] };
-const MODEL_KEYS = { required: ['ref', 'label', 'provider', 'model_id'], optional: ['api_base', 'temperature', 'max_tokens'] };
-const SKILL_KEYS = { required: ['ref', 'name'], optional: ['description', 'prompt_md', 'tool_allowlist', 'artifact_hint'] };
+const MODEL_KEYS = {
+  required: ['ref', 'label', 'provider', 'model_id'],
+  optional: ['api_base', 'temperature', 'max_tokens'],
+};
+const SKILL_KEYS = {
+  required: ['ref', 'name'],
+  optional: ['description', 'prompt_md', 'tool_allowlist', 'artifact_hint'],
+};
 const AGENT_KEYS = {
   required: ['ref', 'name'],
   optional: ['role', 'system_prompt', 'model_ref', 'skill_refs', 'tool_allowlist', 'max_iterations'],
@@ -69,7 +75,8 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
   const version = own(top, 'version');
   const header: FieldProblem[] = [];
   if (format !== PACK_FORMAT) header.push({ field: 'format', message: `must be "${PACK_FORMAT}"` });
-  if (version !== PACK_VERSION) header.push({ field: 'version', message: `must be ${PACK_VERSION} (the document version this server reads)` });
+  if (version !== PACK_VERSION)
+    header.push({ field: 'version', message: `must be ${PACK_VERSION} (the document version this server reads)` });
   if (header.length) return { plan: null, errors: header };
 
   // pack
@@ -92,7 +99,8 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
     });
     if (Object.hasOwn(packObj, 'stages')) {
       const stages = readArray(p, packObj, 'stages', 'pack', MAX_STAGES);
-      if (Array.isArray(own(packObj, 'stages')) && stages.length === 0) p.add('pack.stages', 'must name at least one stage');
+      if (Array.isArray(own(packObj, 'stages')) && stages.length === 0)
+        p.add('pack.stages', 'must name at least one stage');
       stages.forEach((s, i) => {
         if (typeof s !== 'string' || !STAGE_PATTERN.test(s)) {
           p.add(`pack.stages[${i}]`, 'must be 1–64 lowercase letters, digits, "_" or "-"');
@@ -105,9 +113,15 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
     }
   }
 
-  const modelItems = readArray(p, top, 'models', '', MAX_DEFINITIONS).map((v, i) => readObject(p, v, `models[${i}]`, MODEL_KEYS));
-  const skillItems = readArray(p, top, 'skills', '', MAX_DEFINITIONS).map((v, i) => readObject(p, v, `skills[${i}]`, SKILL_KEYS));
-  const agentItems = readArray(p, top, 'agents', '', MAX_DEFINITIONS).map((v, i) => readObject(p, v, `agents[${i}]`, AGENT_KEYS));
+  const modelItems = readArray(p, top, 'models', '', MAX_DEFINITIONS).map((v, i) =>
+    readObject(p, v, `models[${i}]`, MODEL_KEYS),
+  );
+  const skillItems = readArray(p, top, 'skills', '', MAX_DEFINITIONS).map((v, i) =>
+    readObject(p, v, `skills[${i}]`, SKILL_KEYS),
+  );
+  const agentItems = readArray(p, top, 'agents', '', MAX_DEFINITIONS).map((v, i) =>
+    readObject(p, v, `agents[${i}]`, AGENT_KEYS),
+  );
   const modelRefs = indexRefs(p, modelItems, 'models');
   const skillRefs = indexRefs(p, skillItems, 'skills');
   const agentRefs = indexRefs(p, agentItems, 'agents');
@@ -118,7 +132,10 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
     if (!obj) return;
     const path = `models[${i}]`;
     const provider = own(obj, 'provider');
-    if (provider !== undefined && !(typeof provider === 'string' && (PROVIDERS as readonly string[]).includes(provider))) {
+    if (
+      provider !== undefined &&
+      !(typeof provider === 'string' && (PROVIDERS as readonly string[]).includes(provider))
+    ) {
       p.add(`${path}.provider`, `must be one of ${PROVIDERS.join(', ')}`);
     }
     const apiBase = readNullableString(p, obj, 'api_base', path, { min: 1, max: MAX_API_BASE });
@@ -130,7 +147,8 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
         p.add(`${path}.api_base`, err.message);
       }
     }
-    if (provider === 'custom' && apiBase === null) p.add(`${path}.api_base`, 'is required for custom models (an OpenAI-compatible http(s) URL)');
+    if (provider === 'custom' && apiBase === null)
+      p.add(`${path}.api_base`, 'is required for custom models (an OpenAI-compatible http(s) URL)');
     models.push({
       ref: String(own(obj, 'ref')),
       label: readString(p, obj, 'label', path, { min: 1, max: MAX_NAME, notBlank: true }),
@@ -166,7 +184,8 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
     let modelIndex: number | null = null;
     if (modelRef !== null) {
       const idx = modelRefs.get(modelRef);
-      if (idx === undefined) p.add(`${path}.model_ref`, `"${truncate(modelRef)}" is not the ref of any entry in models`);
+      if (idx === undefined)
+        p.add(`${path}.model_ref`, `"${truncate(modelRef)}" is not the ref of any entry in models`);
       else modelIndex = idx;
     }
     const skillRefList: string[] = [];

@@ -229,7 +229,6 @@ each tagged as a fix, an improvement or a new discovery question for the next cy
   },
 ];
 
-
 export const pdlcAgentNodeKey = (stage: string) => stage;
 export const pdlcGateNodeKey = (stage: string) => `${stage}-gate`;
 
@@ -269,5 +268,8 @@ export function pdlcGraph(agentIdByStage: ReadonlyMap<string, number>): { nodes:
   });
   // Canvas positions: the shared auto layout (one lane per stage, agent then its gate), so the pack
   // and its clones open readable (issue 13 item 5).
-  return autoLayout({ nodes, edges }, PDLC_STAGES.map((s) => s.stage));
+  return autoLayout(
+    { nodes, edges },
+    PDLC_STAGES.map((s) => s.stage),
+  );
 }

@@ -41,7 +41,9 @@ export class PdlcSeedService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const created = await this.seed();
     if (created.skills + created.agents + created.workflows > 0) {
-      this.logger.log(`system PDLC pack seeded: ${created.workflows} workflow, ${created.agents} agents, ${created.skills} skills created`);
+      this.logger.log(
+        `system PDLC pack seeded: ${created.workflows} workflow, ${created.agents} agents, ${created.skills} skills created`,
+      );
     }
   }
 
@@ -59,13 +61,21 @@ export class PdlcSeedService implements OnApplicationBootstrap {
 
   /** System skill id per stage, creating the missing ones. */
   private async ensureSkills(m: EntityManager, result: SeedResult): Promise<Map<string, number>> {
-    const existing = await this.systemByName(this.skills, m, PDLC_STAGES.map((s) => s.skill.name));
+    const existing = await this.systemByName(
+      this.skills,
+      m,
+      PDLC_STAGES.map((s) => s.skill.name),
+    );
     const ids = new Map<string, number>();
     const repo = m.getRepository(Skill);
     for (const s of PDLC_STAGES) {
       let id = existing.get(s.skill.name);
       if (id === undefined) {
-        id = (await repo.save(repo.create({ ...s.skill, tool_allowlist: [...s.skill.tool_allowlist], owner_id: null, is_system: true }))).id;
+        id = (
+          await repo.save(
+            repo.create({ ...s.skill, tool_allowlist: [...s.skill.tool_allowlist], owner_id: null, is_system: true }),
+          )
+        ).id;
         result.skills++;
       }
       ids.set(s.stage, id);
@@ -74,8 +84,16 @@ export class PdlcSeedService implements OnApplicationBootstrap {
   }
 
   /** System agent id per stage, creating the missing ones (each with its stage's skill, on the default model). */
-  private async ensureAgents(m: EntityManager, skillIds: Map<string, number>, result: SeedResult): Promise<Map<string, number>> {
-    const existing = await this.systemByName(this.agents, m, PDLC_STAGES.map((s) => s.agent.name));
+  private async ensureAgents(
+    m: EntityManager,
+    skillIds: Map<string, number>,
+    result: SeedResult,
+  ): Promise<Map<string, number>> {
+    const existing = await this.systemByName(
+      this.agents,
+      m,
+      PDLC_STAGES.map((s) => s.agent.name),
+    );
     const ids = new Map<string, number>();
     const repo = m.getRepository(Agent);
     for (const s of PDLC_STAGES) {
@@ -98,12 +116,20 @@ export class PdlcSeedService implements OnApplicationBootstrap {
   }
 
   private async ensurePack(m: EntityManager, agentIds: Map<string, number>, result: SeedResult): Promise<void> {
-    const found = await this.workflows.visible(null, 'w', m).andWhere('w.slug = :slug', { slug: PDLC_PACK.slug }).getOne();
+    const found = await this.workflows
+      .visible(null, 'w', m)
+      .andWhere('w.slug = :slug', { slug: PDLC_PACK.slug })
+      .getOne();
     if (found) return;
     const graph = pdlcGraph(agentIds);
-    const checked = validateGraph(graph, { stages: PDLC_PACK.stages, isAgentVisible: (id) => [...agentIds.values()].includes(id) });
+    const checked = validateGraph(graph, {
+      stages: PDLC_PACK.stages,
+      isAgentVisible: (id) => [...agentIds.values()].includes(id),
+    });
     if (checked.errors.length || !checked.graph) {
-      throw new Error(`PDLC seed graph is invalid: ${checked.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+      throw new Error(
+        `PDLC seed graph is invalid: ${checked.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+      );
     }
     const repo = m.getRepository(Workflow);
     const wf = await repo.save(
@@ -123,8 +149,16 @@ export class PdlcSeedService implements OnApplicationBootstrap {
   }
 
   /** name → id of the system records with these names (the oldest wins if a name repeats). */
-  private async systemByName<T extends Agent | Skill>(records: OwnedRecords<T>, m: EntityManager, names: string[]): Promise<Map<string, number>> {
-    const rows = await records.visible(null, 'r', m).andWhere('r.name IN (:...names)', { names }).orderBy('r.id', 'ASC').getMany();
+  private async systemByName<T extends Agent | Skill>(
+    records: OwnedRecords<T>,
+    m: EntityManager,
+    names: string[],
+  ): Promise<Map<string, number>> {
+    const rows = await records
+      .visible(null, 'r', m)
+      .andWhere('r.name IN (:...names)', { names })
+      .orderBy('r.id', 'ASC')
+      .getMany();
     const byName = new Map<string, number>();
     for (const r of rows) if (!byName.has(r.name)) byName.set(r.name, r.id);
     return byName;

@@ -44,7 +44,12 @@ export const workflowNotFound = (id: unknown) => new DomainError('not_found', `W
  * The workflow `id` as `user` may change it, locked FOR UPDATE until the transaction ends (so graph
  * saves, stage edits and deletes of one workflow are serialised): 404 when not visible, 403 for system.
  */
-export async function lockWritable(records: OwnedRecords<Workflow>, m: EntityManager, user: AuthUser, id: number): Promise<Workflow> {
+export async function lockWritable(
+  records: OwnedRecords<Workflow>,
+  m: EntityManager,
+  user: AuthUser,
+  id: number,
+): Promise<Workflow> {
   if (!isDbId(id)) throw workflowNotFound(id);
   const row = await records.visible(user, 'w', m).andWhere('w.id = :id', { id }).setLock('pessimistic_write').getOne();
   if (!row) throw workflowNotFound(id);
@@ -53,7 +58,12 @@ export async function lockWritable(records: OwnedRecords<Workflow>, m: EntityMan
 }
 
 /** Visible to `user` (own or system), or 404 — also for ids no integer column can hold. */
-export async function findVisible(records: OwnedRecords<Workflow>, user: AuthUser | null, id: number, m?: EntityManager): Promise<Workflow> {
+export async function findVisible(
+  records: OwnedRecords<Workflow>,
+  user: AuthUser | null,
+  id: number,
+  m?: EntityManager,
+): Promise<Workflow> {
   if (!isDbId(id)) throw workflowNotFound(id);
   return records.findVisible(user, id, m);
 }
@@ -93,7 +103,8 @@ export const duplicateSlug = (slug: string) =>
     { field: 'slug', message: `"${slug}" is already used by one of your workflows` },
   ]);
 
-const isUniqueViolation = (err: unknown) => err instanceof QueryFailedError && (err as unknown as { code?: string }).code === '23505';
+const isUniqueViolation = (err: unknown) =>
+  err instanceof QueryFailedError && (err as unknown as { code?: string }).code === '23505';
 
 /**
  * Runs `work` again when a concurrent request took the derived slug between our check and our insert

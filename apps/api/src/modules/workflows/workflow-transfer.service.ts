@@ -53,7 +53,12 @@ export class WorkflowTransferService {
       const wf = await findVisible(this.workflows, user, id, m);
       const graph = await loadGraph(m, wf.id);
       const agents = await this.load(this.agents, m, user, agentIdsOf(graph));
-      const skills = await this.load(this.skills, m, user, agents.flatMap((a) => a.skill_ids));
+      const skills = await this.load(
+        this.skills,
+        m,
+        user,
+        agents.flatMap((a) => a.skill_ids),
+      );
       const models = await this.load(
         this.models,
         m,
@@ -73,7 +78,11 @@ export class WorkflowTransferService {
   /** 201 with the new workflow and the ids created; 400 (nothing created) for any problem in the document. */
   async importPack(user: AuthUser, doc: unknown): Promise<ImportResult> {
     const { plan, errors } = readPackDocument(doc, { hostMode: this.config.modelHosts });
-    if (!plan) throw invalid(errors, `The document cannot be imported: ${errors.length} problem${errors.length === 1 ? '' : 's'}.`);
+    if (!plan)
+      throw invalid(
+        errors,
+        `The document cannot be imported: ${errors.length} problem${errors.length === 1 ? '' : 's'}.`,
+      );
 
     return withSlugRetry(undefined, () =>
       this.ds.transaction(async (m) => {
@@ -119,7 +128,7 @@ export class WorkflowTransferService {
             name: d.name,
             role: d.role,
             system_prompt: d.system_prompt,
-            model_id: d.model_index === null ? null : (models.ids[d.model_index]),
+            model_id: d.model_index === null ? null : models.ids[d.model_index],
             skill_ids: d.skill_indexes.map((i) => skills.ids[i]),
             tool_allowlist: d.tool_allowlist,
             max_iterations: d.max_iterations,
@@ -142,7 +151,10 @@ export class WorkflowTransferService {
           }),
         );
         await replaceGraph(m, wf.id, {
-          nodes: plan.graph.nodes.map((n) => ({ ...n, agent_id: n.agent_id === null ? null : agentIds[n.agent_id - 1] })),
+          nodes: plan.graph.nodes.map((n) => ({
+            ...n,
+            agent_id: n.agent_id === null ? null : agentIds[n.agent_id - 1],
+          })),
           edges: plan.graph.edges,
         });
         return {
@@ -188,21 +200,37 @@ export class WorkflowTransferService {
       pending.set(k, [...(pending.get(k) ?? []), i]);
     });
     const groups = [...pending.values()];
-    const created = await insertChunked(m, entity, groups.map((g) => rows[g[0]] as never), { returnIds: true });
+    const created = await insertChunked(
+      m,
+      entity,
+      groups.map((g) => rows[g[0]] as never),
+      { returnIds: true },
+    );
     if (created.length !== groups.length) throw new Error('import: the database returned fewer ids than rows inserted');
     groups.forEach((g, j) => g.forEach((i) => (ids[i] = created[j])));
     return { ids: ids as number[], created, reused: [...reused] };
   }
 
   /** Rows by id, visible to `user`; a referenced row that is not visible is a broken pack (409). */
-  private async load<T extends Agent | Skill | Model>(records: OwnedRecords<T>, m: EntityManager, user: AuthUser, ids: number[]): Promise<T[]> {
+  private async load<T extends Agent | Skill | Model>(
+    records: OwnedRecords<T>,
+    m: EntityManager,
+    user: AuthUser,
+    ids: number[],
+  ): Promise<T[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
-    const rows = await records.visible(user, 'r', m).andWhere({ id: In(unique) }).getMany();
+    const rows = await records
+      .visible(user, 'r', m)
+      .andWhere({ id: In(unique) })
+      .getMany();
     if (rows.length !== unique.length) {
       const found = new Set(rows.map((r) => r.id));
       const missing = unique.filter((x) => !found.has(x));
-      throw new DomainError('conflict', `The workflow references ${records.noun} ${missing.join(', ')}, which you cannot read; it cannot be exported.`);
+      throw new DomainError(
+        'conflict',
+        `The workflow references ${records.noun} ${missing.join(', ')}, which you cannot read; it cannot be exported.`,
+      );
     }
     return rows;
   }
@@ -211,11 +239,32 @@ export class WorkflowTransferService {
 // What makes two records "identical" for import: every field the document carries (references resolved).
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Math.fround(Number(v)));
 function modelKey(r: Partial<Model>): string {
-  return JSON.stringify([r.label, r.provider, r.model_id, r.api_base ?? null, num(r.temperature), r.max_tokens ?? null]);
+  return JSON.stringify([
+    r.label,
+    r.provider,
+    r.model_id,
+    r.api_base ?? null,
+    num(r.temperature),
+    r.max_tokens ?? null,
+  ]);
 }
 function skillKey(r: Partial<Skill>): string {
-  return JSON.stringify([r.name, r.description ?? '', r.prompt_md ?? '', r.tool_allowlist ?? [], r.artifact_hint ?? '']);
+  return JSON.stringify([
+    r.name,
+    r.description ?? '',
+    r.prompt_md ?? '',
+    r.tool_allowlist ?? [],
+    r.artifact_hint ?? '',
+  ]);
 }
 function agentKey(r: Partial<Agent>): string {
-  return JSON.stringify([r.name, r.role ?? '', r.system_prompt ?? '', r.model_id ?? null, r.skill_ids ?? [], r.tool_allowlist ?? [], r.max_iterations]);
+  return JSON.stringify([
+    r.name,
+    r.role ?? '',
+    r.system_prompt ?? '',
+    r.model_id ?? null,
+    r.skill_ids ?? [],
+    r.tool_allowlist ?? [],
+    r.max_iterations,
+  ]);
 }

@@ -80,7 +80,11 @@ export class WorkflowsController {
   @ApiBody({ type: SaveGraphDto })
   @ApiOkResponse({ type: SavedGraphView })
   @ApiConflictResponse({ description: 'graph.stale_version: the graph was saved since `version`' })
-  saveGraph(@CurrentUser() user: AuthUser, @Param('id', ParseIntPipe) id: number, @Body() body: Record<string, unknown>) {
+  saveGraph(
+    @CurrentUser() user: AuthUser,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: Record<string, unknown>,
+  ) {
     return this.workflows.saveGraph(user, id, body);
   }
 

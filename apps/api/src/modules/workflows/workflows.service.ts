@@ -75,7 +75,9 @@ export class WorkflowsService {
     const domain = dto.domain ?? (dto.stages ? 'custom' : 'pdlc');
     const stages = dto.stages ?? defaultStages(domain);
     if (!stages) {
-      throw invalid([{ field: 'stages', message: `stages are required for the custom domain "${domain}" (1–32 unique names)` }]);
+      throw invalid([
+        { field: 'stages', message: `stages are required for the custom domain "${domain}" (1–32 unique names)` },
+      ]);
     }
     return withSlugRetry(dto.slug, () =>
       this.ds.transaction(async (m) => {
@@ -101,7 +103,8 @@ export class WorkflowsService {
     return withSlugRetry(dto.slug, () =>
       this.ds.transaction(async (m) => {
         const wf = await lockWritable(this.records, m, user, id);
-        if (dto.slug !== undefined && dto.slug !== wf.slug) wf.slug = await claimSlug(this.records, m, user, dto.slug, dto.slug, wf.id);
+        if (dto.slug !== undefined && dto.slug !== wf.slug)
+          wf.slug = await claimSlug(this.records, m, user, dto.slug, dto.slug, wf.id);
         if (dto.stages !== undefined) await this.assertStagesKeepGraph(m, wf, dto.stages);
         if (dto.name !== undefined) wf.name = dto.name;
         if (dto.description !== undefined) wf.description = dto.description;
@@ -116,13 +119,17 @@ export class WorkflowsService {
   async remove(user: AuthUser, id: number): Promise<void> {
     await this.ds.transaction(async (m) => {
       const wf = await lockWritable(this.records, m, user, id);
-      const bound = await m.getRepository(Project).find({ select: ['id', 'slug'], where: { pack_id: wf.id }, order: { slug: 'ASC' } });
+      const bound = await m
+        .getRepository(Project)
+        .find({ select: ['id', 'slug'], where: { pack_id: wf.id }, order: { slug: 'ASC' } });
       if (bound.length) {
         throw new DomainError(
           'record.referenced',
           `Workflow "${wf.name}" is used by ${bound.length === 1 ? 'project' : 'projects'} ${bound
             .map((p) => `"${p.slug}"`)
-            .join(', ')}; bind ${bound.length === 1 ? 'it' : 'them'} to another workflow or delete ${bound.length === 1 ? 'it' : 'them'} first.`,
+            .join(
+              ', ',
+            )}; bind ${bound.length === 1 ? 'it' : 'them'} to another workflow or delete ${bound.length === 1 ? 'it' : 'them'} first.`,
         );
       }
       await m.getRepository(Workflow).delete({ id: wf.id });
@@ -180,7 +187,10 @@ export class WorkflowsService {
       const read = readSaveGraphBody(body);
       if (!read.body) throw invalid(read.errors, 'The graph is invalid.');
       const visibleAgents = await this.visibleAgentIds(m, user, read.body.graph.nodes);
-      const result = validateGraph(read.body.graph, { stages: wf.stages, isAgentVisible: (agentId) => visibleAgents.has(agentId) });
+      const result = validateGraph(read.body.graph, {
+        stages: wf.stages,
+        isAgentVisible: (agentId) => visibleAgents.has(agentId),
+      });
       const errors = [...read.errors, ...result.errors];
       if (errors.length || !result.graph) {
         throw invalid(errors, `The graph is invalid: ${countLabel(errors.length, 'problem')}.`);
@@ -220,7 +230,15 @@ export class WorkflowsService {
     const loaded = await this.snapshot(async (m) => {
       const row = await findVisible(this.records, user, packId, m);
       const graph = await loadGraph(m, row.id);
-      const pack: PackSnapshot = { id: row.id, slug: row.slug, name: row.name, domain: row.domain, stages: [...row.stages], nodes: graph.nodes, edges: graph.edges };
+      const pack: PackSnapshot = {
+        id: row.id,
+        slug: row.slug,
+        name: row.name,
+        domain: row.domain,
+        stages: [...row.stages],
+        nodes: graph.nodes,
+        edges: graph.edges,
+      };
       return { version: row.version, updatedAt: row.updated_at.getTime(), pack };
     });
     this.packCache.delete(wf.id);
@@ -245,7 +263,11 @@ export class WorkflowsService {
       if (isDbId(agentId)) ids.add(agentId);
     }
     if (!ids.size) return ids;
-    const rows = await this.agents.visible(user, 'a', m).select(['a.id']).andWhere({ id: In([...ids]) }).getMany();
+    const rows = await this.agents
+      .visible(user, 'a', m)
+      .select(['a.id'])
+      .andWhere({ id: In([...ids]) })
+      .getMany();
     return new Set(rows.map((r) => r.id));
   }
 
@@ -256,10 +278,15 @@ export class WorkflowsService {
     if (!removed.length) return;
     const stranded = await m
       .getRepository(WorkflowNode)
-      .find({ select: ['id', 'node_key', 'stage_label', 'ord'], where: { workflow_id: wf.id, stage_label: In(removed) }, order: { ord: 'ASC' } });
+      .find({
+        select: ['id', 'node_key', 'stage_label', 'ord'],
+        where: { workflow_id: wf.id, stage_label: In(removed) },
+        order: { ord: 'ASC' },
+      });
     if (stranded.length) {
       const byStage = new Map<string, string[]>();
-      for (const n of stranded) byStage.set(n.stage_label as string, [...(byStage.get(n.stage_label as string) ?? []), n.node_key]);
+      for (const n of stranded)
+        byStage.set(n.stage_label as string, [...(byStage.get(n.stage_label as string) ?? []), n.node_key]);
       const errors: FieldProblem[] = [...byStage].map(([stage, keys]) => ({
         field: 'stages',
         message: `stage "${stage}" is still used by ${keys.length === 1 ? 'node' : 'nodes'} ${listKeys(keys)}; relabel or remove them first`,
@@ -284,7 +311,10 @@ function copyName(name: string): string {
 }
 
 function listKeys(keys: string[]): string {
-  const shown = keys.slice(0, 10).map((k) => `"${k}"`).join(', ');
+  const shown = keys
+    .slice(0, 10)
+    .map((k) => `"${k}"`)
+    .join(', ');
   return keys.length > 10 ? `${shown} and ${keys.length - 10} more` : shown;
 }
 

@@ -83,7 +83,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     modelHosts: (e.MODEL_HOSTS ?? 'any') as ModelHostsMode,
     logLevel: e.LOG_LEVEL ?? 'info',
     trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
-    allowedOrigins: (e.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    allowedOrigins: (e.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     loginLimitPerClient: e.LOGIN_LIMIT_PER_CLIENT ?? 30,
     loginLimitPerUser: e.LOGIN_LIMIT_PER_USER ?? 10,
     loginWindowMs: e.LOGIN_WINDOW_MS ?? 60_000,

@@ -13,7 +13,14 @@ describe('validateEnvironment', () => {
   });
 
   test('numbers are parsed, enumerations lower-cased, empty values ignored', () => {
-    const e = validateEnvironment({ PORT: '8080', TURN_TIMEOUT_MS: ' 1000 ', LOG_LEVEL: 'DEBUG', MODEL_HOSTS: 'Public', HOST: '', TRUST_PROXY: 'TRUE' });
+    const e = validateEnvironment({
+      PORT: '8080',
+      TURN_TIMEOUT_MS: ' 1000 ',
+      LOG_LEVEL: 'DEBUG',
+      MODEL_HOSTS: 'Public',
+      HOST: '',
+      TRUST_PROXY: 'TRUE',
+    });
     assert.equal(e.PORT, 8080);
     assert.equal(e.TURN_TIMEOUT_MS, 1000);
     assert.equal(e.LOG_LEVEL, 'debug');
@@ -25,7 +32,10 @@ describe('validateEnvironment', () => {
   test('a bad value names the variable, on one line', () => {
     refused({ PORT: 'abc' }, /^invalid environment: PORT must be a whole number .*"abc"/);
     refused({ PORT: '70000' }, /PORT must be at most 65535/);
-    refused({ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"/);
+    refused(
+      { LOG_LEVEL: 'loud' },
+      /LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"/,
+    );
     refused({ TURN_TIMEOUT_MS: '10s' }, /TURN_TIMEOUT_MS must be a whole number/);
     refused({ SHUTDOWN_DEADLINE_MS: '-1' }, /SHUTDOWN_DEADLINE_MS must be a whole number/);
     refused({ DB_QUERY_TIMEOUT_MS: '1.5' }, /DB_QUERY_TIMEOUT_MS must be a whole number/);
@@ -42,12 +52,18 @@ describe('validateEnvironment', () => {
   test('a value that may be a secret is never quoted', () => {
     assert.throws(
       () => validateEnvironment({ DATABASE_URL: 'mysql://user:hunter2@db/x', LLM_API_BASE: 'ftp://user:hunter3@h' }),
-      (err: unknown) => err instanceof ConfigError && /DATABASE_URL must be a postgres:\/\/ URL/.test(err.message) && !/hunter/.test(err.message),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        /DATABASE_URL must be a postgres:\/\/ URL/.test(err.message) &&
+        !/hunter/.test(err.message),
     );
   });
 
   test('the URLs people use are accepted', () => {
-    validateEnvironment({ DATABASE_URL: 'postgres://u:p@localhost:5432/db', LLM_API_BASE: 'http://127.0.0.1:11434/v1' });
+    validateEnvironment({
+      DATABASE_URL: 'postgres://u:p@localhost:5432/db',
+      LLM_API_BASE: 'http://127.0.0.1:11434/v1',
+    });
     validateEnvironment({ DATABASE_URL: 'postgresql://db/x', LLM_API_BASE: 'http://ollama:11434/v1' });
   });
 });

@@ -4,19 +4,34 @@
  * variable, instead of a NaN timeout or an unknown log level surfacing later.
  */
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync, type ValidationError } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+  type ValidationError,
+} from 'class-validator';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export const LLM_PROVIDERS = ['offline', 'vendor_a', 'vendor_b', 'custom'] as const;
 
 /** a whole number of at least 0 — "abc", "1.5" and "-1" are refused, not rounded or defaulted */
 const Count = () => (target: object, key: string) => {
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value))(target, key);
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value,
+  )(target, key);
   IsInt({ message: `${key} must be a whole number (0 or more), got "$value"` })(target, key);
   Min(0)(target, key);
 };
 
-const lower = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
+const lower = Transform(({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value,
+);
 
 export class EnvironmentVariables {
   @IsOptional() @Count() @Max(65535, { message: 'PORT must be at most 65535, got "$value"' }) PORT?: number;
@@ -34,17 +49,26 @@ export class EnvironmentVariables {
   LLM_PROVIDER?: string;
   @IsOptional() @IsString() LLM_MODEL?: string;
   @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'LLM_API_BASE must be an http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'LLM_API_BASE must be an http(s) URL' },
+  )
   LLM_API_BASE?: string;
   @IsOptional() @IsString() LLM_API_KEY?: string;
   @IsOptional() @IsString() VENDOR_A_API_KEY?: string;
   @IsOptional() @IsString() VENDOR_B_API_KEY?: string;
-  @IsOptional() @lower @IsIn(['any', 'public'], { message: 'MODEL_HOSTS must be "any" or "public", got "$value"' }) MODEL_HOSTS?: string;
+  @IsOptional()
+  @lower
+  @IsIn(['any', 'public'], { message: 'MODEL_HOSTS must be "any" or "public", got "$value"' })
+  MODEL_HOSTS?: string;
   @IsOptional()
   @lower
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "$value"` })
   LOG_LEVEL?: string;
-  @IsOptional() @lower @IsIn(['0', '1', 'false', 'true'], { message: 'TRUST_PROXY must be 1, 0, true or false, got "$value"' }) TRUST_PROXY?: string;
+  @IsOptional()
+  @lower
+  @IsIn(['0', '1', 'false', 'true'], { message: 'TRUST_PROXY must be 1, 0, true or false, got "$value"' })
+  TRUST_PROXY?: string;
   @IsOptional() @IsString() ALLOWED_ORIGINS?: string;
   @IsOptional() @Count() LOGIN_LIMIT_PER_CLIENT?: number;
   @IsOptional() @Count() LOGIN_LIMIT_PER_USER?: number;
@@ -93,11 +117,35 @@ function describe(error: ValidationError): string {
 }
 
 const KEYS: (keyof EnvironmentVariables)[] = [
-  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'APP_SECRET', 'ADMIN_USERNAME', 'ADMIN_PASSWORD',
-  'LLM_PROVIDER', 'LLM_MODEL', 'LLM_API_BASE', 'LLM_API_KEY', 'VENDOR_A_API_KEY', 'VENDOR_B_API_KEY',
-  'MODEL_HOSTS', 'LOG_LEVEL', 'TRUST_PROXY', 'ALLOWED_ORIGINS', 'LOGIN_LIMIT_PER_CLIENT',
-  'LOGIN_LIMIT_PER_USER', 'LOGIN_WINDOW_MS', 'DEMO_LIMIT_PER_MINUTE', 'MAX_STREAMS_PER_USER',
-  'MAX_RUNS_PER_USER', 'MAX_DEMO_RUNS_PER_CLIENT', 'TURN_TIMEOUT_MS', 'SSE_HEARTBEAT_MS',
-  'RUN_RECORD_WAIT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_QUERY_TIMEOUT_MS', 'DB_STATEMENT_TIMEOUT_MS',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'APP_SECRET',
+  'ADMIN_USERNAME',
+  'ADMIN_PASSWORD',
+  'LLM_PROVIDER',
+  'LLM_MODEL',
+  'LLM_API_BASE',
+  'LLM_API_KEY',
+  'VENDOR_A_API_KEY',
+  'VENDOR_B_API_KEY',
+  'MODEL_HOSTS',
+  'LOG_LEVEL',
+  'TRUST_PROXY',
+  'ALLOWED_ORIGINS',
+  'LOGIN_LIMIT_PER_CLIENT',
+  'LOGIN_LIMIT_PER_USER',
+  'LOGIN_WINDOW_MS',
+  'DEMO_LIMIT_PER_MINUTE',
+  'MAX_STREAMS_PER_USER',
+  'MAX_RUNS_PER_USER',
+  'MAX_DEMO_RUNS_PER_CLIENT',
+  'TURN_TIMEOUT_MS',
+  'SSE_HEARTBEAT_MS',
+  'RUN_RECORD_WAIT_MS',
+  'DB_CONNECT_TIMEOUT_MS',
+  'DB_QUERY_TIMEOUT_MS',
+  'DB_STATEMENT_TIMEOUT_MS',
   'SHUTDOWN_DEADLINE_MS',
 ];

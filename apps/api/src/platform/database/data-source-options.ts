@@ -36,7 +36,9 @@ export async function openDatabase(config: AppConfig, onLog?: (line: string) => 
   };
   if (config.databaseUrl) return { kind: 'postgres', options: { ...common, url: config.databaseUrl, extra } };
   if (existsSync(join(config.dataDir, 'pglite'))) {
-    onLog?.(`${join(config.dataDir, 'pglite')} holds data of the former PGlite default, which is no longer read (docs/OPERATIONS.md)`);
+    onLog?.(
+      `${join(config.dataDir, 'pglite')} holds data of the former PGlite default, which is no longer read (docs/OPERATIONS.md)`,
+    );
   }
   const embedded = new EmbeddedPostgres({ dir: join(config.dataDir, 'postgres'), onLog });
   const url = await embedded.start();

@@ -4,7 +4,8 @@ import { DomainError } from '../errors/domain-error';
 /** Ids are Postgres `integer`s: anything else cannot name a row (and must not reach a query). */
 export const MAX_DB_ID = 2_147_483_647;
 
-export const isDbId = (id: unknown): id is number => typeof id === 'number' && Number.isSafeInteger(id) && id >= 1 && id <= MAX_DB_ID;
+export const isDbId = (id: unknown): id is number =>
+  typeof id === 'number' && Number.isSafeInteger(id) && id >= 1 && id <= MAX_DB_ID;
 
 /** Run ids are Postgres `uuid`s: a string of another shape cannot name a row (and must not reach a query). */
 export const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

@@ -12,7 +12,18 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { Client } from 'pg';
@@ -95,7 +106,11 @@ function serverUser(): Ids {
   let u = id('-u');
   if (u.status !== 0) {
     spawnSync('groupadd', ['--system', 'postgres']);
-    const add = spawnSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
+    const add = spawnSync(
+      'useradd',
+      ['--system', '-g', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'],
+      { encoding: 'utf8' },
+    );
     u = id('-u');
     if (u.status !== 0) {
       throw new EmbeddedPostgresError(
@@ -210,7 +225,10 @@ export class EmbeddedPostgres {
       child.kill('SIGINT');
       // a plain race with sleep() would keep Node's event loop alive for the whole timeout
       let timer: NodeJS.Timeout | undefined;
-      const done = await Promise.race([this.exited!.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_TIMEOUT_MS)))]);
+      const done = await Promise.race([
+        this.exited!.then(() => true),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_TIMEOUT_MS))),
+      ]);
       clearTimeout(timer);
       if (!done) {
         child.kill('SIGQUIT');
@@ -227,7 +245,9 @@ export class EmbeddedPostgres {
     mkdirSync(parent, { recursive: true });
     if (ids) this.checkReachable(parent, ids);
     if (existsSync(join(this.opts.dir, 'PG_VERSION'))) {
-      throw new EmbeddedPostgresError(`embedded Postgres: ${file} is missing but ${this.opts.dir} exists; restore the file or move the directory away`);
+      throw new EmbeddedPostgresError(
+        `embedded Postgres: ${file} is missing but ${this.opts.dir} exists; restore the file or move the directory away`,
+      );
     }
     const pw = randomBytes(24).toString('base64url');
     writeFileSync(file, pw + '\n', { mode: 0o600 });
@@ -260,12 +280,22 @@ export class EmbeddedPostgres {
       }
       const r = spawnSync(
         join(bin, 'initdb'),
-        [`--pgdata=${dir}`, '--username=postgres', `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--no-locale', '--no-instructions'],
+        [
+          `--pgdata=${dir}`,
+          '--username=postgres',
+          `--pwfile=${pwfile}`,
+          '--auth=scram-sha-256',
+          '--encoding=UTF8',
+          '--no-locale',
+          '--no-instructions',
+        ],
         { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, ...(ids ?? {}) },
       );
       if (r.status !== 0) {
         const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n').pop();
-        throw new EmbeddedPostgresError(`embedded Postgres: initdb failed in ${dir}: ${why}; fix that or set DATABASE_URL`);
+        throw new EmbeddedPostgresError(
+          `embedded Postgres: initdb failed in ${dir}: ${why}; fix that or set DATABASE_URL`,
+        );
       }
     } finally {
       rmSync(pwfile, { force: true });
@@ -280,14 +310,19 @@ export class EmbeddedPostgres {
     if (Number.isInteger(pid) && pid > 0 && alive(pid) && isOurPostmaster(pid, this.opts.dir)) {
       const ppid = parentOf(pid);
       if (ppid > 1 && alive(ppid) && /node/.test(cmdline(ppid))) {
-        throw new EmbeddedPostgresError(`embedded Postgres: ${this.opts.dir} is in use by another running service (pid ${ppid}); stop it first or use another DATA_DIR`);
+        throw new EmbeddedPostgresError(
+          `embedded Postgres: ${this.opts.dir} is in use by another running service (pid ${ppid}); stop it first or use another DATA_DIR`,
+        );
       }
       this.opts.onLog?.(`stopping the embedded Postgres server left running by a previous run (pid ${pid})`);
       process.kill(pid, 'SIGINT');
       const deadline = Date.now() + STOP_TIMEOUT_MS;
       while (alive(pid)) {
         if (Date.now() > deadline) process.kill(pid, 'SIGQUIT');
-        if (Date.now() > deadline + 5_000) throw new EmbeddedPostgresError(`embedded Postgres: the old server (pid ${pid}) does not stop; kill it and start again`);
+        if (Date.now() > deadline + 5_000)
+          throw new EmbeddedPostgresError(
+            `embedded Postgres: the old server (pid ${pid}) does not stop; kill it and start again`,
+          );
         await sleep(50);
       }
     }
@@ -345,7 +380,10 @@ export class EmbeddedPostgres {
     await this.stop().catch(() => undefined);
     process.off('exit', this.onExit);
     this.child = null;
-    const why = this.logTail.filter((l) => /FATAL|ERROR|PANIC|error while loading/i.test(l)).pop() ?? this.logTail.pop() ?? 'no output';
+    const why =
+      this.logTail.filter((l) => /FATAL|ERROR|PANIC|error while loading/i.test(l)).pop() ??
+      this.logTail.pop() ??
+      'no output';
     throw new EmbeddedPostgresError(`embedded Postgres did not start in ${this.opts.dir}: ${why.trim()}`);
   }
 }

@@ -67,7 +67,10 @@ export class DomainError extends Error {
     super(detail);
   }
   get status(): number {
-    return STATUS_BY_CODE[this.code] ?? (this.code.endsWith('.not_found') ? 404 : this.code.startsWith('validation') ? 400 : 400);
+    return (
+      STATUS_BY_CODE[this.code] ??
+      (this.code.endsWith('.not_found') ? 404 : this.code.startsWith('validation') ? 400 : 400)
+    );
   }
 }
 

@@ -9,7 +9,9 @@ describe('toProblem', () => {
     const { body } = toProblem(err);
     assert.equal(body.status, 500);
     const text = JSON.stringify(body);
-    assert.ok(!text.includes('db-internal') && !text.includes('password') && !text.includes('stack') && !text.includes('at '));
+    assert.ok(
+      !text.includes('db-internal') && !text.includes('password') && !text.includes('stack') && !text.includes('at '),
+    );
   });
 
   test('SQL errors never leak the statement', () => {
@@ -20,7 +22,9 @@ describe('toProblem', () => {
   });
 
   test('domain errors keep their code, status and field errors', () => {
-    const { body, headers } = toProblem(new DomainError('rate_limited', 'slow down', undefined, { 'Retry-After': '3' }));
+    const { body, headers } = toProblem(
+      new DomainError('rate_limited', 'slow down', undefined, { 'Retry-After': '3' }),
+    );
     assert.equal(body.status, 429);
     assert.equal(body.code, 'rate_limited');
     assert.equal(headers?.['Retry-After'], '3');

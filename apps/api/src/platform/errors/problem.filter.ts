@@ -41,8 +41,10 @@ export function toProblem(err: unknown): { body: Problem; headers?: Record<strin
   }
   if (err instanceof QueryFailedError) {
     const code = (err as unknown as { code?: string }).code;
-    if (code === '23505') return { body: problem(409, 'A record with these values already exists.', 'record.duplicate') };
-    if (code === '23503') return { body: problem(409, 'The record is referenced by other records.', 'record.referenced') };
+    if (code === '23505')
+      return { body: problem(409, 'A record with these values already exists.', 'record.duplicate') };
+    if (code === '23503')
+      return { body: problem(409, 'The record is referenced by other records.', 'record.referenced') };
   }
   return { body: problem(500, 'Internal error. The request id identifies it in the server log.', 'internal') };
 }

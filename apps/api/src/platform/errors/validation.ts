@@ -5,7 +5,11 @@ import { invalid, type FieldProblem } from './domain-error';
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldProblem[] {
   const out: FieldProblem[] = [];
   for (const e of errors) {
-    const field = prefix ? (/^\d+$/.test(e.property) ? `${prefix}[${e.property}]` : `${prefix}.${e.property}`) : e.property;
+    const field = prefix
+      ? /^\d+$/.test(e.property)
+        ? `${prefix}[${e.property}]`
+        : `${prefix}.${e.property}`
+      : e.property;
     for (const [rule, message] of Object.entries(e.constraints ?? {})) {
       out.push({ field, message: rule === 'whitelistValidation' ? `${field} is not a known field` : message });
     }

@@ -105,7 +105,8 @@ export function jsonOnly(req: Request, res: Response, next: NextFunction) {
  */
 export const MAX_JSON_DEPTH = 64;
 
-const tooDeep = () => problem(400, `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 'body.too_deep');
+const tooDeep = () =>
+  problem(400, `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 'body.too_deep');
 
 type Finding = { nul: string } | { tooDeep: true } | null;
 
@@ -144,7 +145,8 @@ function verifyDepth(_req: unknown, _res: unknown, buf: Buffer) {
   for (let i = 0; i < buf.length; i++) {
     const c = buf[i];
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -160,7 +162,12 @@ function verifyDepth(_req: unknown, _res: unknown, buf: Buffer) {
 export function noNulInQuery(req: Request, res: Response, next: NextFunction) {
   const q = req.url.indexOf('?');
   if (q >= 0 && req.url.includes('%00', q)) {
-    return sendProblem(res, problem(400, 'NUL characters are not allowed.', 'validation', [{ field: 'query', message: 'must not contain NUL characters (%00)' }]));
+    return sendProblem(
+      res,
+      problem(400, 'NUL characters are not allowed.', 'validation', [
+        { field: 'query', message: 'must not contain NUL characters (%00)' },
+      ]),
+    );
   }
   next();
 }
@@ -172,11 +179,18 @@ export function jsonBody(limit: number) {
       if (err) {
         const e = err as { type?: string; status?: number };
         if (e.type === 'entity.too.large' || e.status === 413) {
-          return sendProblem(res, problem(413, `The body is larger than ${Math.round(limit / 1024)} KiB.`, 'payload_too_large'));
+          return sendProblem(
+            res,
+            problem(413, `The body is larger than ${Math.round(limit / 1024)} KiB.`, 'payload_too_large'),
+          );
         }
         if (e.type === 'body.too_deep') return sendProblem(res, tooDeep());
-        if (e.type === 'entity.parse.failed') return sendProblem(res, problem(400, 'The body is not valid JSON.', 'bad_request'));
-        return sendProblem(res, problem(e.status && e.status < 500 ? e.status : 400, 'The body could not be read.', 'bad_request'));
+        if (e.type === 'entity.parse.failed')
+          return sendProblem(res, problem(400, 'The body is not valid JSON.', 'bad_request'));
+        return sendProblem(
+          res,
+          problem(e.status && e.status < 500 ? e.status : 400, 'The body could not be read.', 'bad_request'),
+        );
       }
       if (req.body !== undefined && hasBody(req) && isJson(req)) {
         if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
@@ -187,7 +201,12 @@ export function jsonBody(limit: number) {
           return sendProblem(res, tooDeep());
         }
         if (found) {
-          return sendProblem(res, problem(400, 'NUL characters are not allowed.', 'validation', [{ field: found.nul, message: 'must not contain NUL characters' }]));
+          return sendProblem(
+            res,
+            problem(400, 'NUL characters are not allowed.', 'validation', [
+              { field: found.nul, message: 'must not contain NUL characters' },
+            ]),
+          );
         }
       }
       if (req.body === undefined) req.body = {};

@@ -13,7 +13,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import express from 'express';
 import { studioPages } from './studio-pages';
 
-function fetchRaw(url: string, encoding: string | null): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function fetchRaw(
+  url: string,
+  encoding: string | null,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = get(url, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -35,7 +38,10 @@ describe('studio pages: compression and caching', () => {
     dist = mkdtempSync(join(tmpdir(), 'studio-dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'assets', 'index-DbsTH9JN.js'), script);
-    writeFileSync(join(dist, 'index.html'), `<!doctype html><html><head><script type="module" src="/studio/assets/index-DbsTH9JN.js"></script></head><body>${'<div></div>'.repeat(300)}</body></html>`);
+    writeFileSync(
+      join(dist, 'index.html'),
+      `<!doctype html><html><head><script type="module" src="/studio/assets/index-DbsTH9JN.js"></script></head><body>${'<div></div>'.repeat(300)}</body></html>`,
+    );
     const app = express();
     app.use(studioPages(dist));
     app.get('/studio/api/ping', (_req, res) => res.json({ text: 'x'.repeat(5000) }));

@@ -26,7 +26,8 @@ export function studioPages(distDir: string) {
   const compress = compression({ threshold: 1024 });
   let html: string | null = null;
   const indexHtml = () => {
-    if (html === null && existsSync(join(distDir, 'index.html'))) html = readFileSync(join(distDir, 'index.html'), 'utf8');
+    if (html === null && existsSync(join(distDir, 'index.html')))
+      html = readFileSync(join(distDir, 'index.html'), 'utf8');
     return html;
   };
   const sendIndex = (res: Response) => {
@@ -61,7 +62,12 @@ export function studioPages(distDir: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     const path = req.path;
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const ours = path === '/' || path === '/demo' || path === '/demo/' || ((path === '/studio' || path.startsWith('/studio/')) && !(path.startsWith('/studio/api/') || path === '/studio/api'));
+    const ours =
+      path === '/' ||
+      path === '/demo' ||
+      path === '/demo/' ||
+      ((path === '/studio' || path.startsWith('/studio/')) &&
+        !(path.startsWith('/studio/api/') || path === '/studio/api'));
     if (!ours) return next();
     compress(req, res, () => serve(req, res, next));
   };

@@ -22,7 +22,11 @@ export function loggingModule(level: string) {
         return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
       },
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: String(req.url).split('?')[0] }),
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          path: String(req.url).split('?')[0],
+        }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       },
       redact: {

@@ -28,7 +28,13 @@ function allowed(url: string, mode: HostMode): void {
 }
 
 describe('assertUrlAllowed: schemes and malformed URLs', () => {
-  for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'gopher://x/', 'ws://example.com/']) {
+  for (const url of [
+    'ftp://example.com/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'gopher://x/',
+    'ws://example.com/',
+  ]) {
     test(`refuses ${url}`, () => {
       refused(url, 'any', /only http and https/);
       refused(url, 'public', /only http and https/);
@@ -190,7 +196,10 @@ describe('address parsing', () => {
     assert.equal(classifyAddress('example.com'), null);
   });
   test('assertAddressAllowed names the resolved host', () => {
-    assert.throws(() => assertAddressAllowed('10.0.0.1', 'public', 'llm.example.com'), /llm\.example\.com resolves to 10\.0\.0\.1/);
+    assert.throws(
+      () => assertAddressAllowed('10.0.0.1', 'public', 'llm.example.com'),
+      /llm\.example\.com resolves to 10\.0\.0\.1/,
+    );
     assert.doesNotThrow(() => assertAddressAllowed('10.0.0.1', 'any', 'llm.example.com'));
     assert.throws(() => assertAddressAllowed('169.254.169.254', 'any', 'x.example.com'), /never allowed/);
   });
@@ -240,11 +249,17 @@ describe('policyFetch', () => {
 
   test('an empty DNS answer is refused; a DNS failure is an error', async () => {
     const { f } = okFetch();
-    await assert.rejects(policyFetch('any', { fetch: f, lookup: resolveTo() })('https://none.example.com/'), HostPolicyError);
+    await assert.rejects(
+      policyFetch('any', { fetch: f, lookup: resolveTo() })('https://none.example.com/'),
+      HostPolicyError,
+    );
     const failing = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nx.example.com'), { code: 'ENOTFOUND' });
     };
-    await assert.rejects(policyFetch('any', { fetch: f, lookup: failing })('https://nx.example.com/'), /could not resolve nx\.example\.com \(ENOTFOUND\)/);
+    await assert.rejects(
+      policyFetch('any', { fetch: f, lookup: failing })('https://nx.example.com/'),
+      /could not resolve nx\.example\.com \(ENOTFOUND\)/,
+    );
   });
 
   test('IP literals are not looked up; the URL check still applies', async () => {

@@ -20,14 +20,7 @@ import { isIP } from 'node:net';
 export type HostMode = 'any' | 'public';
 
 /** Why an address or name is refused; `public` means it is fine. */
-export type AddressClass =
-  | 'metadata'
-  | 'link-local'
-  | 'loopback'
-  | 'unspecified'
-  | 'private'
-  | 'reserved'
-  | 'public';
+export type AddressClass = 'metadata' | 'link-local' | 'loopback' | 'unspecified' | 'private' | 'reserved' | 'public';
 
 export class HostPolicyError extends Error {
   readonly code = 'host_policy';
@@ -113,7 +106,7 @@ function inV4(n: number, base: string, bits: number): boolean {
   const b = parseIPv4(base)!;
   if (bits === 0) return true;
   const mask = (0xffffffff << (32 - bits)) >>> 0;
-  return ((n & mask) >>> 0) === ((b & mask) >>> 0);
+  return (n & mask) >>> 0 === (b & mask) >>> 0;
 }
 
 function classifyV4(n: number): AddressClass {
@@ -203,8 +196,7 @@ function refusalMessage(host: string, cls: AddressClass, mode: HostMode, resolve
   // In `any` mode a bare or site-local name is fine (Ollama on `ollama:11434`, `gpu-box.lan`).
   if (!alwaysRefused && mode === 'any') return null;
   const what = resolvedFrom ? `${resolvedFrom} resolves to ${host}, which is` : `${host} is`;
-  const description =
-    cls === 'private' && classifyAddress(host) === null ? 'a local network name' : DESCRIPTION[cls];
+  const description = cls === 'private' && classifyAddress(host) === null ? 'a local network name' : DESCRIPTION[cls];
   return alwaysRefused
     ? `Model host refused: ${what} ${description}, which is never allowed.`
     : `Model host refused: ${what} ${description}; this server only calls public model hosts (MODEL_HOSTS=public).`;
@@ -248,7 +240,11 @@ export function assertUrlAllowed(url: string, mode: HostMode): void {
 export function assertAddressAllowed(address: string, mode: HostMode, host?: string): void {
   const cls = classifyAddress(address);
   if (cls === null) {
-    throw new HostPolicyError(`Model host refused: ${host ?? address} did not resolve to an IP address.`, 'unresolvable', host);
+    throw new HostPolicyError(
+      `Model host refused: ${host ?? address} did not resolve to an IP address.`,
+      'unresolvable',
+      host,
+    );
   }
   const message = refusalMessage(address, cls, mode, host);
   if (message) throw new HostPolicyError(message, cls, host ?? address);

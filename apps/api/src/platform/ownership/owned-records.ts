@@ -3,7 +3,14 @@
  * is 404 (never 403, never its content); system records are read-only (403, "clone it").
  * Services hold one OwnedRecords per entity and never write `where: { owner_id }` themselves.
  */
-import { Brackets, In, type EntityManager, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
+import {
+  Brackets,
+  In,
+  type EntityManager,
+  type ObjectLiteral,
+  type Repository,
+  type SelectQueryBuilder,
+} from 'typeorm';
 import type { AuthUser } from '../../modules/auth/user.entity';
 import { DomainError } from '../errors/domain-error';
 import type { OwnedEntity } from './owned.entity';
@@ -55,7 +62,9 @@ export class OwnedRecords<T extends OwnedEntity & ObjectLiteral> {
   async assertVisible(user: AuthUser | null, ids: number[], field: string, m?: EntityManager): Promise<T[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
-    const rows = await this.visible(user, 'r', m).andWhere({ id: In(unique) }).getMany();
+    const rows = await this.visible(user, 'r', m)
+      .andWhere({ id: In(unique) })
+      .getMany();
     const found = new Set(rows.map((r) => r.id));
     const missing = unique.filter((id) => !found.has(id));
     if (missing.length) {
@@ -77,7 +86,10 @@ export function visibleSql(alias: string, ownerParam: string): string {
 
 export function assertWritable(row: OwnedEntity, noun: string) {
   if (row.is_system) {
-    throw new DomainError('record.system_readonly', `This ${noun} is a system record and is read-only: clone it to make your own copy.`);
+    throw new DomainError(
+      'record.system_readonly',
+      `This ${noun} is a system record and is read-only: clone it to make your own copy.`,
+    );
   }
 }
 

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { failTurn, newTurn, reduceTurn, stopTurn, turnSummary, type StreamEventLike, type Turn } from './turn-transcript';
+import {
+  failTurn,
+  newTurn,
+  reduceTurn,
+  stopTurn,
+  turnSummary,
+  type StreamEventLike,
+  type Turn,
+} from './turn-transcript';
 import { buildFileTree } from './file-tree';
 
 let seq = 0;
@@ -48,7 +56,11 @@ describe('reduceTurn', () => {
   });
 
   it('uses the final reply when nothing streamed, and keeps errors', () => {
-    const t = fold([ev('error', { code: 'max_iterations', message: 'Too many steps' }), ev('done', { run_id: 7, reply: 'partial', usage: null, state: 'failed' }), ev('close')]);
+    const t = fold([
+      ev('error', { code: 'max_iterations', message: 'Too many steps' }),
+      ev('done', { run_id: 7, reply: 'partial', usage: null, state: 'failed' }),
+      ev('close'),
+    ]);
     assert.equal(t.status, 'error');
     assert.deepEqual(
       t.items.map((i) => i.kind),
@@ -97,7 +109,10 @@ describe('turnSummary', () => {
       newTurn('t', '', true),
     );
     const s = turnSummary(t)!;
-    assert.deepEqual(s.items.map((i) => (i.kind === 'activity' ? i.text : i.kind)), ['Stage discover → design']);
+    assert.deepEqual(
+      s.items.map((i) => (i.kind === 'activity' ? i.text : i.kind)),
+      ['Stage discover → design'],
+    );
     assert.deepEqual(s.usage, { input_tokens: 3, output_tokens: 1 });
     assert.equal(turnSummary({ ...newTurn('u', 'x', false), closed: true }), null);
   });
@@ -105,7 +120,12 @@ describe('turnSummary', () => {
 
 describe('buildFileTree', () => {
   it('nests folders first, then files, alphabetically', () => {
-    const tree = buildFileTree([{ path: 'README.md' }, { path: 'docs/prd.md' }, { path: 'docs/a/b.md' }, { path: 'app.ts' }]);
+    const tree = buildFileTree([
+      { path: 'README.md' },
+      { path: 'docs/prd.md' },
+      { path: 'docs/a/b.md' },
+      { path: 'app.ts' },
+    ]);
     assert.deepEqual(
       tree.children.map((c) => `${c.kind}:${c.name}`),
       ['folder:docs', 'file:app.ts', 'file:README.md'],

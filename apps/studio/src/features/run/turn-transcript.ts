@@ -10,7 +10,14 @@ export interface StreamEventLike {
 
 export type TranscriptItem =
   | { kind: 'text'; key: string; text: string }
-  | { kind: 'tool'; key: string; callId: string; name: string; arguments: unknown; result: { ok: boolean; output: unknown; error?: string } | null }
+  | {
+      kind: 'tool';
+      key: string;
+      callId: string;
+      name: string;
+      arguments: unknown;
+      result: { ok: boolean; output: unknown; error?: string } | null;
+    }
   | { kind: 'activity'; key: string; text: string; tone: 'agent' | 'node' | 'stage' | 'files' | 'status' }
   | { kind: 'gate'; key: string; gate: AwaitingGate }
   | { kind: 'error'; key: string; code: string; message: string };
@@ -33,7 +40,20 @@ export interface Turn {
 }
 
 export function newTurn(id: string, message: string, advance: boolean): Turn {
-  return { id, message, advance, runId: null, status: 'running', items: [], reply: null, usage: null, provider: null, model: null, agent: null, closed: false };
+  return {
+    id,
+    message,
+    advance,
+    runId: null,
+    status: 'running',
+    items: [],
+    reply: null,
+    usage: null,
+    provider: null,
+    model: null,
+    agent: null,
+    closed: false,
+  };
 }
 
 function obj(data: unknown): Record<string, unknown> {
@@ -41,7 +61,8 @@ function obj(data: unknown): Record<string, unknown> {
 }
 
 // event fields are strings (numbers for ids); anything else is not shown rather than as "[object Object]"
-const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
 
 export function agentWorkingText(name: string, role: string | null | undefined): string {
   return `${name || 'Agent'}${role ? ` (${role})` : ''} is working`;
@@ -77,7 +98,14 @@ export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
       return push({ kind: 'text', key, text: delta });
     }
     case 'tool_call':
-      return push({ kind: 'tool', key, callId: str(d.call_id) || key, name: str(d.name), arguments: d.arguments, result: null });
+      return push({
+        kind: 'tool',
+        key,
+        callId: str(d.call_id) || key,
+        name: str(d.name),
+        arguments: d.arguments,
+        result: null,
+      });
     case 'tool_result': {
       const callId = str(d.call_id);
       const result = { ok: d.ok === true, output: d.output, ...(d.error !== undefined ? { error: str(d.error) } : {}) };
@@ -95,7 +123,10 @@ export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
     case 'agent': {
       const name = str(d.name);
       const role = d.role === null || d.role === undefined ? null : str(d.role);
-      return { ...push({ kind: 'activity', key, text: agentWorkingText(name, role), tone: 'agent' }), agent: { name, role } };
+      return {
+        ...push({ kind: 'activity', key, text: agentWorkingText(name, role), tone: 'agent' }),
+        agent: { name, role },
+      };
     }
     case 'node': {
       if (d.state !== 'started' || d.type === 'agent') return turn;
@@ -118,7 +149,10 @@ export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
       return push({ kind: 'gate', key, gate });
     }
     case 'error':
-      return { ...push({ kind: 'error', key, code: str(d.code) || 'error', message: str(d.message) || 'The run failed.' }), status: 'error' };
+      return {
+        ...push({ kind: 'error', key, code: str(d.code) || 'error', message: str(d.message) || 'The run failed.' }),
+        status: 'error',
+      };
     case 'done': {
       const reply = typeof d.reply === 'string' ? d.reply : null;
       const usage = d.usage && typeof d.usage === 'object' ? (d.usage as Usage) : null;
@@ -143,12 +177,20 @@ export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
 /** The connection failed for good (after retries): show it as an error in the turn. */
 export function failTurn(turn: Turn, message: string): Turn {
   if (turn.closed) return turn;
-  return { ...turn, status: 'error', items: [...turn.items, { kind: 'error', key: `fail:${turn.items.length}`, code: 'connection', message }] };
+  return {
+    ...turn,
+    status: 'error',
+    items: [...turn.items, { kind: 'error', key: `fail:${turn.items.length}`, code: 'connection', message }],
+  };
 }
 
 export function stopTurn(turn: Turn): Turn {
   if (turn.closed) return turn;
-  return { ...turn, status: 'stopped', items: [...turn.items, { kind: 'activity', key: `stop:${turn.items.length}`, text: 'Stopped', tone: 'status' }] };
+  return {
+    ...turn,
+    status: 'stopped',
+    items: [...turn.items, { kind: 'activity', key: `stop:${turn.items.length}`, text: 'Stopped', tone: 'status' }],
+  };
 }
 
 /**

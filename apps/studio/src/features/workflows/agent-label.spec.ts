@@ -9,6 +9,9 @@ describe('agentLabels', () => {
       { id: 3, name: 'Writer', role: 'edits' },
       { id: 4, name: 'Analyst', role: '', is_system: true },
     ]);
-    assert.deepEqual([...labels.values()], ['Writer — drafts · #1', 'Writer — drafts · #2', 'Writer — edits', 'Analyst (system)']);
+    assert.deepEqual(
+      [...labels.values()],
+      ['Writer — drafts · #1', 'Writer — drafts · #2', 'Writer — edits', 'Analyst (system)'],
+    );
   });
 });

@@ -36,7 +36,11 @@ const node = (node_key: string, extra: Partial<GraphNode> = {}): GraphNode => ({
   position_y: 0,
   ...extra,
 });
-const edge = (from_node: string, to_node: string, condition: string | null = null): GraphEdge => ({ from_node, to_node, condition });
+const edge = (from_node: string, to_node: string, condition: string | null = null): GraphEdge => ({
+  from_node,
+  to_node,
+  condition,
+});
 
 const sample = () =>
   draftFromGraph({
@@ -61,7 +65,10 @@ describe('draftFromGraph / draftToGraph', () => {
   });
 
   it('drops edges with unknown ends and places start left of the first node', () => {
-    const d = draftFromGraph({ nodes: [node('a', { position_x: 100, position_y: 50 })], edges: [edge('start', 'a'), edge('a', 'ghost')] });
+    const d = draftFromGraph({
+      nodes: [node('a', { position_x: 100, position_y: 50 })],
+      edges: [edge('start', 'a'), edge('a', 'ghost')],
+    });
     assert.equal(d.edges.length, 1);
     assert.ok(d.start.x < 100);
     assert.equal(d.start.y, 50);
@@ -176,7 +183,9 @@ describe('property edits', () => {
     const last = d.edges.at(-1)!.id;
     d = moveEdge(d, last, -1);
     assert.deepEqual(
-      draftToGraph(d).edges.filter((e) => e.from_node === 'discover_agent').map((e) => e.to_node),
+      draftToGraph(d)
+        .edges.filter((e) => e.from_node === 'discover_agent')
+        .map((e) => e.to_node),
       ['design_agent', 'gate_1'],
     );
     assert.equal(moveEdge(d, d.edges[0].id, -1), d);
@@ -186,7 +195,13 @@ describe('property edits', () => {
 describe('moveNodes / applyLayout', () => {
   it('keeps unchanged nodes identical (cheap re-render) and moves start', () => {
     const d = sample();
-    const moved = moveNodes(d, new Map([[d.nodes[1].uid, { x: 9, y: 9 }], [START_ID, { x: -5, y: 1 }]]));
+    const moved = moveNodes(
+      d,
+      new Map([
+        [d.nodes[1].uid, { x: 9, y: 9 }],
+        [START_ID, { x: -5, y: 1 }],
+      ]),
+    );
     assert.equal(moved.nodes[0], d.nodes[0]);
     assert.notEqual(moved.nodes[1], d.nodes[1]);
     assert.deepEqual(moved.start, { x: -5, y: 1 });
@@ -198,7 +213,10 @@ describe('moveNodes / applyLayout', () => {
     const g = draftToGraph(d);
     const laid = { nodes: g.nodes.map((n, i) => ({ ...n, position_x: i * 260, position_y: 0 })) };
     const next = applyLayout(d, laid);
-    assert.deepEqual(next.nodes.map((n) => n.position_x), [0, 260, 520]);
+    assert.deepEqual(
+      next.nodes.map((n) => n.position_x),
+      [0, 260, 520],
+    );
     assert.ok(next.start.x < 0);
   });
 });
@@ -246,16 +264,29 @@ describe('copy, paste, duplicate', () => {
     const { draft, uids } = pasteClip(d, clip);
     assert.equal(draft.nodes.length, 5);
     const pasted = draft.nodes.filter((n) => uids.includes(n.uid));
-    assert.deepEqual(pasted.map((n) => n.node_key), ['discover_agent_copy_1', 'gate_1_copy_1']);
-    assert.deepEqual(pasted.map((n) => n.stage_label), ['discover', 'discover']);
+    assert.deepEqual(
+      pasted.map((n) => n.node_key),
+      ['discover_agent_copy_1', 'gate_1_copy_1'],
+    );
+    assert.deepEqual(
+      pasted.map((n) => n.stage_label),
+      ['discover', 'discover'],
+    );
     assert.equal(pasted[0].agent_id, 1);
     assert.ok(draft.edges.some((e) => e.source === uids[0] && e.target === uids[1]));
     for (const p of pasted) {
-      for (const n of d.nodes) assert.ok(Math.abs(n.position_x - p.position_x) >= NODE_W || Math.abs(n.position_y - p.position_y) >= NODE_H, `${p.node_key} lands on ${n.node_key}`);
+      for (const n of d.nodes)
+        assert.ok(
+          Math.abs(n.position_x - p.position_x) >= NODE_W || Math.abs(n.position_y - p.position_y) >= NODE_H,
+          `${p.node_key} lands on ${n.node_key}`,
+        );
     }
     // pasting again gives other keys
     const again = pasteClip(draft, clip);
-    assert.deepEqual(again.draft.nodes.slice(-2).map((n) => n.node_key), ['discover_agent_copy_2', 'gate_1_copy_2']);
+    assert.deepEqual(
+      again.draft.nodes.slice(-2).map((n) => n.node_key),
+      ['discover_agent_copy_2', 'gate_1_copy_2'],
+    );
     assert.equal(copySelection(d, new Set()), null);
   });
 });

@@ -37,7 +37,11 @@ const node = (node_key: string, extra: Partial<GraphNode> = {}): GraphNode => ({
   position_y: 0,
   ...extra,
 });
-const edge = (from_node: string, to_node: string, condition: string | null = null): GraphEdge => ({ from_node, to_node, condition });
+const edge = (from_node: string, to_node: string, condition: string | null = null): GraphEdge => ({
+  from_node,
+  to_node,
+  condition,
+});
 
 const sample = () =>
   draftFromGraph({
@@ -68,7 +72,10 @@ describe('mapProblems', () => {
         { field: 'edges[1].condition', message: 'unexpected token' },
         { field: 'graph', message: 'too many problems' },
       ],
-      [{ field: 'nodes[0]', node_key: 'gate_1', message: 'not reachable' }, { field: 'stages', message: 'stage "test" has no agent node' }],
+      [
+        { field: 'nodes[0]', node_key: 'gate_1', message: 'not reachable' },
+        { field: 'stages', message: 'stage "test" has no agent node' },
+      ],
     );
     assert.deepEqual(m.nodes.get(d.nodes[2].uid)!.errors, ['agent_id: agent 99 does not exist']);
     assert.deepEqual(m.edges.get(d.edges[1].id)!.errors, ['condition: unexpected token']);
@@ -95,13 +102,18 @@ describe('React Flow conversion', () => {
     const edges = toFlowEdges(d, view());
     assert.deepEqual(
       edges.map((e) => [e.source, e.target]),
-      [[START_ID, d.nodes[0].uid], [d.nodes[0].uid, d.nodes[1].uid], [d.nodes[1].uid, d.nodes[2].uid]],
+      [
+        [START_ID, d.nodes[0].uid],
+        [d.nodes[0].uid, d.nodes[1].uid],
+        [d.nodes[1].uid, d.nodes[2].uid],
+      ],
     );
   });
 
   it('reuses React Flow objects for unchanged elements (500 nodes stay cheap)', () => {
     let d: GraphDraft = draftFromGraph({ nodes: [], edges: [] });
-    for (let i = 0; i < 500; i++) d = addNode(d, { type: 'agent', position: { x: i * 10, y: 0 }, stage_label: 'discover' }).draft;
+    for (let i = 0; i < 500; i++)
+      d = addNode(d, { type: 'agent', position: { x: i * 10, y: 0 }, stage_label: 'discover' }).draft;
     for (let i = 1; i < 500; i++) d = connect(d, d.nodes[i - 1].uid, d.nodes[i].uid).draft;
     const cache = createFlowCache();
     const v = view();
@@ -121,7 +133,10 @@ describe('React Flow conversion', () => {
 
   it('marks problems, selection and read-only on the flow elements', () => {
     const d = sample();
-    const problems = mapProblems(d, [{ field: 'nodes[0].stage_label', message: 'bad' }, { field: 'edges[0]', message: 'x' }]);
+    const problems = mapProblems(d, [
+      { field: 'nodes[0].stage_label', message: 'bad' },
+      { field: 'edges[0]', message: 'x' },
+    ]);
     const nodes = toFlowNodes(d, view({ problems, selected: new Set([d.nodes[0].uid]), readOnly: true }));
     const n = nodes[1];
     assert.equal(n.selected, true);
@@ -150,7 +165,10 @@ describe('mergeProblemMaps', () => {
   it('unions client and server problems without repeats', () => {
     const d = sample();
     const client = mapProblems(d, [{ field: 'nodes[0].agent_id', message: 'x' }], [{ field: 'stages', message: 'w' }]);
-    const server = mapProblems(d, [{ field: 'nodes[0].agent_id', message: 'x' }, { field: 'nodes[1].stage_label', message: 'y' }]);
+    const server = mapProblems(d, [
+      { field: 'nodes[0].agent_id', message: 'x' },
+      { field: 'nodes[1].stage_label', message: 'y' },
+    ]);
     const m = mergeProblemMaps(client, server)!;
     assert.deepEqual(m.nodes.get(d.nodes[0].uid)!.errors, ['agent_id: x']);
     assert.deepEqual(m.nodes.get(d.nodes[1].uid)!.errors, ['stage_label: y']);
@@ -163,7 +181,15 @@ describe('mergeProblemMaps', () => {
 describe('openingFocus', () => {
   const graphOf = (n: number) =>
     draftFromGraph({
-      nodes: Array.from({ length: n }, (_, i) => ({ node_key: `n${i}`, type: 'agent' as const, agent_id: 1, stage_label: null, config: {}, position_x: 1000 - i * 10, position_y: 0 })),
+      nodes: Array.from({ length: n }, (_, i) => ({
+        node_key: `n${i}`,
+        type: 'agent' as const,
+        agent_id: 1,
+        stage_label: null,
+        config: {},
+        position_x: 1000 - i * 10,
+        position_y: 0,
+      })),
       edges: [],
     });
 
@@ -186,7 +212,14 @@ describe('openingFocus', () => {
     assert.equal(focus.length, 31);
     assert.equal(focus[0].id, 'start');
     const picked = new Set(focus.slice(1).map((f) => d.nodes.find((n) => n.uid === f.id)!.position_x));
-    const nearest = [...d.nodes].sort((a, b) => Math.hypot(a.position_x - d.start.x, a.position_y - d.start.y) - Math.hypot(b.position_x - d.start.x, b.position_y - d.start.y)).slice(0, 30).map((n) => n.position_x);
+    const nearest = [...d.nodes]
+      .sort(
+        (a, b) =>
+          Math.hypot(a.position_x - d.start.x, a.position_y - d.start.y) -
+          Math.hypot(b.position_x - d.start.x, b.position_y - d.start.y),
+      )
+      .slice(0, 30)
+      .map((n) => n.position_x);
     assert.deepEqual(picked, new Set(nearest));
   });
 });
@@ -200,17 +233,27 @@ describe('freeSpot (placing a new node)', () => {
     const nodes = [at(0, 0), at(0, NODE_H + PLACEMENT_MARGIN)];
     const p = freeSpot(nodes, { x: 10, y: 10 });
     for (const n of nodes) {
-      assert.ok(Math.abs(n.position_x - p.x) >= NODE_W + PLACEMENT_MARGIN || Math.abs(n.position_y - p.y) >= NODE_H + PLACEMENT_MARGIN, JSON.stringify(p));
+      assert.ok(
+        Math.abs(n.position_x - p.x) >= NODE_W + PLACEMENT_MARGIN ||
+          Math.abs(n.position_y - p.y) >= NODE_H + PLACEMENT_MARGIN,
+        JSON.stringify(p),
+      );
     }
-    assert.ok(Math.hypot(p.x - 10, p.y - 10) <= Math.hypot(NODE_W + PLACEMENT_MARGIN, NODE_H + PLACEMENT_MARGIN) * 1.01);
+    assert.ok(
+      Math.hypot(p.x - 10, p.y - 10) <= Math.hypot(NODE_W + PLACEMENT_MARGIN, NODE_H + PLACEMENT_MARGIN) * 1.01,
+    );
   });
   it('adding ten nodes at the same spot gives ten places that do not overlap', () => {
     let d = sample();
-    for (let i = 0; i < 10; i++) d = addNode(d, { type: 'agent', position: freeSpot(d.nodes, { x: 100, y: 40 }) }).draft;
+    for (let i = 0; i < 10; i++)
+      d = addNode(d, { type: 'agent', position: freeSpot(d.nodes, { x: 100, y: 40 }) }).draft;
     for (const a of d.nodes) {
       for (const b of d.nodes) {
         if (a === b) continue;
-        assert.ok(Math.abs(a.position_x - b.position_x) >= NODE_W || Math.abs(a.position_y - b.position_y) >= NODE_H, `${a.node_key} overlaps ${b.node_key}`);
+        assert.ok(
+          Math.abs(a.position_x - b.position_x) >= NODE_W || Math.abs(a.position_y - b.position_y) >= NODE_H,
+          `${a.node_key} overlaps ${b.node_key}`,
+        );
       }
     }
   });
@@ -221,7 +264,11 @@ describe('edgeRoute (loop edges go around the nodes)', () => {
     assert.deepEqual(edgeRoute({ x: 0, y: 0 }, { x: 260, y: 0 }, []), { kind: 'forward' });
   });
   it('a loop back along a row runs below every node it passes', () => {
-    const nodes = [{ position_x: 0, position_y: 0 }, { position_x: 260, position_y: 0 }, { position_x: 520, position_y: 30 }];
+    const nodes = [
+      { position_x: 0, position_y: 0 },
+      { position_x: 260, position_y: 0 },
+      { position_x: 520, position_y: 30 },
+    ];
     const r = edgeRoute({ x: 520, y: 30 }, { x: 0, y: 0 }, nodes);
     assert.equal(r.kind, 'loop');
     assert.ok(r.kind === 'loop' && r.loopY > 30 + NODE_H, 'below the lowest node in its span');
@@ -248,7 +295,10 @@ describe('edgeRoute (loop edges go around the nodes)', () => {
 describe('stageLanes', () => {
   it('one band per stage with nodes, in stage order, around its nodes', () => {
     const lanes = stageLanes(sample().nodes, ['discover', 'design', 'empty']);
-    assert.deepEqual(lanes.map((l) => l.stage), ['discover', 'design']);
+    assert.deepEqual(
+      lanes.map((l) => l.stage),
+      ['discover', 'design'],
+    );
     const discover = lanes[0];
     assert.ok(discover.x < 100 && discover.x + discover.width > 300 + NODE_W);
     assert.ok(discover.y < 0 && discover.y + discover.height > 40 + NODE_H);

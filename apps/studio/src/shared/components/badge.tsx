@@ -1,6 +1,14 @@
 import type { ReactNode } from 'react';
 
-export function Badge({ kind = 'neutral', children, title }: { kind?: 'neutral' | 'system' | 'info' | 'warning' | 'error' | 'success'; children: ReactNode; title?: string }) {
+export function Badge({
+  kind = 'neutral',
+  children,
+  title,
+}: {
+  kind?: 'neutral' | 'system' | 'info' | 'warning' | 'error' | 'success';
+  children: ReactNode;
+  title?: string;
+}) {
   return (
     <span className={`badge badge-${kind}`} title={title}>
       {children}

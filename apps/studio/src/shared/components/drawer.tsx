@@ -29,7 +29,9 @@ export function Drawer({
       edited.current = false;
       d.showModal();
       // showModal focuses the first focusable element (the ×); typing belongs in the first field
-      const field = d.querySelector<HTMLElement>('.drawer-body input:not([type=hidden]):not([disabled]), .drawer-body textarea:not([disabled]), .drawer-body select:not([disabled])');
+      const field = d.querySelector<HTMLElement>(
+        '.drawer-body input:not([type=hidden]):not([disabled]), .drawer-body textarea:not([disabled]), .drawer-body select:not([disabled])',
+      );
       field?.focus();
     }
     if (!open && d.open) d.close();

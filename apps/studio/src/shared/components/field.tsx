@@ -32,7 +32,12 @@ export function Field({
     <div className={`field${error ? ' field-invalid' : ''}`}>
       <label htmlFor={controlId}>
         {label}
-        {required && <span className="required" aria-hidden="true"> *</span>}
+        {required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       {control}
       {hint && (
@@ -71,7 +76,10 @@ export function CheckboxGroup<V extends string | number>({
 }) {
   const id = useId();
   return (
-    <fieldset className={`field checkbox-group${error ? ' field-invalid' : ''}`} aria-describedby={error ? `${id}-err` : undefined}>
+    <fieldset
+      className={`field checkbox-group${error ? ' field-invalid' : ''}`}
+      aria-describedby={error ? `${id}-err` : undefined}
+    >
       <legend>{legend}</legend>
       {options.length === 0 && <small className="field-hint">{emptyText ?? 'Nothing to choose from yet.'}</small>}
       {options.map((o) => {
@@ -84,9 +92,7 @@ export function CheckboxGroup<V extends string | number>({
               value={String(o.value)}
               checked={checked}
               disabled={disabled}
-              onChange={(e) =>
-                onChange(e.target.checked ? [...value, o.value] : value.filter((v) => v !== o.value))
-              }
+              onChange={(e) => onChange(e.target.checked ? [...value, o.value] : value.filter((v) => v !== o.value))}
             />
             <span>{o.label}</span>
           </label>

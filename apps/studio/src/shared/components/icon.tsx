@@ -4,7 +4,8 @@ const PATHS: Record<string, string> = {
   model: 'M12 2l9 5v10l-9 5-9-5V7zM12 22V12M21 7l-9 5-9-5',
   skill: 'M12 2l2.9 6.9L22 10l-5.5 4.8L18 22l-6-3.8L6 22l1.5-7.2L2 10l7.1-1.1z',
   agent: 'M12 12a4 4 0 100-8 4 4 0 000 8zM4 21a8 8 0 0116 0',
-  workflow: 'M5 6a2 2 0 100-4 2 2 0 000 4zM19 22a2 2 0 100-4 2 2 0 000 4zM5 6v4a4 4 0 004 4h6a4 4 0 014 4M19 6a2 2 0 100-4 2 2 0 000 4zM19 6v6',
+  workflow:
+    'M5 6a2 2 0 100-4 2 2 0 000 4zM19 22a2 2 0 100-4 2 2 0 000 4zM5 6v4a4 4 0 004 4h6a4 4 0 014 4M19 6a2 2 0 100-4 2 2 0 000 4zM19 6v6',
   gate: 'M4 21V7l8-4 8 4v14M9 21v-8h6v8M4 11h16',
   branch: 'M6 3v12M18 9a3 3 0 100-6 3 3 0 000 6zM6 21a3 3 0 100-6 3 3 0 000 6zM18 9a9 9 0 01-9 9',
   file: 'M14 2H6a2 2 0 00-2 2v16a2 2 0 002 2h12a2 2 0 002-2V8zM14 2v6h6',
@@ -22,7 +23,17 @@ const PATHS: Record<string, string> = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, size = 16, className, title }: { name: IconName; size?: number; className?: string; title?: string }) {
+export function Icon({
+  name,
+  size = 16,
+  className,
+  title,
+}: {
+  name: IconName;
+  size?: number;
+  className?: string;
+  title?: string;
+}) {
   return (
     <svg
       width={size}

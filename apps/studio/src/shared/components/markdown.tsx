@@ -10,7 +10,15 @@ const components: Components = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer" />,
 };
 
-export const Markdown = memo(function Markdown({ text, className, testId }: { text: string; className?: string; testId?: string }) {
+export const Markdown = memo(function Markdown({
+  text,
+  className,
+  testId,
+}: {
+  text: string;
+  className?: string;
+  testId?: string;
+}) {
   return (
     <div className={`markdown${className ? ` ${className}` : ''}`} data-testid={testId}>
       <ReactMarkdown remarkPlugins={[remarkGfm]} skipHtml urlTransform={defaultUrlTransform} components={components}>

@@ -51,7 +51,8 @@ export function ResourcePage<T extends StudioRecord>({
 
   const record = editing === 'new' ? null : editing;
   const readOnly = !!record?.is_system;
-  const drawerTitle = editing === 'new' ? `New ${noun}` : record ? `${readOnly ? 'View' : 'Edit'} ${noun}: ${nameOf(record)}` : '';
+  const drawerTitle =
+    editing === 'new' ? `New ${noun}` : record ? `${readOnly ? 'View' : 'Edit'} ${noun}: ${nameOf(record)}` : '';
 
   const newButton = (
     <button type="button" className="btn btn-primary" onClick={() => setEditing('new')} data-testid={`${testId}-new`}>
@@ -173,7 +174,17 @@ export function ResourcePage<T extends StudioRecord>({
 }
 
 /** The submit/cancel row at the bottom of a resource form. */
-export function FormActions({ readOnly, pending, onCancel, submitLabel = 'Save' }: { readOnly: boolean; pending: boolean; onCancel: () => void; submitLabel?: string }) {
+export function FormActions({
+  readOnly,
+  pending,
+  onCancel,
+  submitLabel = 'Save',
+}: {
+  readOnly: boolean;
+  pending: boolean;
+  onCancel: () => void;
+  submitLabel?: string;
+}) {
   return (
     <div className="form-actions">
       {readOnly ? (

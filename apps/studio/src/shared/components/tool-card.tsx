@@ -16,14 +16,28 @@ export function ToolCard({
   const state = result === null ? (pending ? 'running' : 'no result') : result.ok ? 'ok' : 'failed';
   const argText = prettyJson(args);
   const outText = result ? prettyJson(result.output) : '';
-  const firstArg = args && typeof args === 'object' ? Object.values(args as Record<string, unknown>)[0] : typeof args === 'string' ? args : undefined;
+  const firstArg =
+    args && typeof args === 'object'
+      ? Object.values(args as Record<string, unknown>)[0]
+      : typeof args === 'string'
+        ? args
+        : undefined;
   return (
-    <details className={`tool-card tool-${state.replace(' ', '-')}`} data-testid="tool-card" data-tool={name} data-state={state}>
+    <details
+      className={`tool-card tool-${state.replace(' ', '-')}`}
+      data-testid="tool-card"
+      data-tool={name}
+      data-state={state}
+    >
       <summary>
         <Icon name="tool" size={14} className="tool-icon" />
         <code className="tool-name">{name || 'tool'}</code>
-        {typeof firstArg === 'string' && <span className="tool-arg">{firstArg.length > 60 ? `${firstArg.slice(0, 59)}…` : firstArg}</span>}
-        <span className={`tool-state tool-state-${state.replace(' ', '-')}`}>{state === 'running' ? 'running…' : state}</span>
+        {typeof firstArg === 'string' && (
+          <span className="tool-arg">{firstArg.length > 60 ? `${firstArg.slice(0, 59)}…` : firstArg}</span>
+        )}
+        <span className={`tool-state tool-state-${state.replace(' ', '-')}`}>
+          {state === 'running' ? 'running…' : state}
+        </span>
       </summary>
       <div className="tool-body">
         <div className="tool-section">

@@ -20,14 +20,22 @@ export class CreateAgentDto {
 
   @PromptField('the first part of the system prompt; skill prompts follow it') system_prompt?: string;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'a model record visible to the caller, or null for the server default model' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'a model record visible to the caller, or null for the server default model',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(MAX_DB_ID)
   model_id?: number | null;
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_SKILLS, description: 'skill records visible to the caller; duplicates are removed, order kept' })
+  @ApiPropertyOptional({
+    type: [Number],
+    maxItems: MAX_SKILLS,
+    description: 'skill records visible to the caller; duplicates are removed, order kept',
+  })
   @Optional()
   @IsArray()
   @ArrayMaxSize(MAX_SKILLS)
@@ -38,7 +46,11 @@ export class CreateAgentDto {
 
   @ToolAllowlistField() tool_allowlist?: string[];
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_ITERATIONS, description: `model calls per turn at most; ${DEFAULT_MAX_ITERATIONS} when absent on create` })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_ITERATIONS,
+    description: `model calls per turn at most; ${DEFAULT_MAX_ITERATIONS} when absent on create`,
+  })
   @Optional()
   @IsInt()
   @Min(1)
@@ -56,7 +68,8 @@ export class AgentView {
   @ApiProperty() name: string;
   @ApiProperty() role: string;
   @ApiProperty() system_prompt: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'null = the server default model' }) model_id: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'null = the server default model' }) model_id:
+    number | null;
   @ApiProperty({ type: [Number] }) skill_ids: number[];
   @ApiProperty({ enum: TOOL_NAMES, isArray: true }) tool_allowlist: string[];
   @ApiProperty() max_iterations: number;

@@ -28,7 +28,8 @@ export class CreateTokenDto {
 }
 
 export class SetupStateView {
-  @ApiProperty({ description: 'true while no user exists: POST /auth/setup will create the owner account' }) needed: boolean;
+  @ApiProperty({ description: 'true while no user exists: POST /auth/setup will create the owner account' })
+  needed: boolean;
 }
 
 export class UserView {

@@ -5,26 +5,51 @@ import { MAX_DB_ID } from '../../../platform/database/db-id';
 
 export const MAX_MESSAGE = 32 * 1024;
 const SLUG = /^[a-z0-9-]{1,64}$/;
-const truthy = ({ value }: { value: unknown }) => (value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' || value === '' ? false : value);
-const int = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+const truthy = ({ value }: { value: unknown }) =>
+  value === true || value === 'true' || value === '1'
+    ? true
+    : value === false || value === 'false' || value === '0' || value === ''
+      ? false
+      : value;
+const int = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 
 export class ChatDto {
-  @ApiPropertyOptional({ maxLength: MAX_MESSAGE, default: '' }) @IsOptional() @IsString() @MaxLength(MAX_MESSAGE) message?: string;
-  @ApiProperty({ pattern: SLUG.source }) @IsString() @Matches(SLUG, { message: 'project_slug must be 1–64 lowercase letters, digits or "-"' }) project_slug: string;
+  @ApiPropertyOptional({ maxLength: MAX_MESSAGE, default: '' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_MESSAGE)
+  message?: string;
+  @ApiProperty({ pattern: SLUG.source })
+  @IsString()
+  @Matches(SLUG, { message: 'project_slug must be 1–64 lowercase letters, digits or "-"' })
+  project_slug: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) domain?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) stage?: string;
-  @ApiPropertyOptional({ description: 'approve the current gate and move to the next stage first' }) @IsOptional() @Transform(truthy) @IsBoolean() advance?: boolean;
+  @ApiPropertyOptional({ description: 'approve the current gate and move to the next stage first' })
+  @IsOptional()
+  @Transform(truthy)
+  @IsBoolean()
+  advance?: boolean;
   @ApiPropertyOptional() @IsOptional() @Transform(int) @IsInt() @Min(1) pack_id?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) node_key?: string;
 }
 
 export class StreamQueryDto {
   @ApiPropertyOptional({ maxLength: MAX_MESSAGE }) @IsOptional() @IsString() @MaxLength(MAX_MESSAGE) message?: string;
-  @ApiPropertyOptional({ description: 'omit for demo mode (public)' }) @IsOptional() @IsString() @Matches(SLUG) project_slug?: string;
+  @ApiPropertyOptional({ description: 'omit for demo mode (public)' })
+  @IsOptional()
+  @IsString()
+  @Matches(SLUG)
+  project_slug?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) domain?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) stage?: string;
   @ApiPropertyOptional() @IsOptional() @Transform(int) @IsInt() @Min(1) pack_id?: number;
-  @ApiPropertyOptional({ description: 'true, "1" or "true"' }) @IsOptional() @Transform(truthy) @IsBoolean() advance?: boolean;
+  @ApiPropertyOptional({ description: 'true, "1" or "true"' })
+  @IsOptional()
+  @Transform(truthy)
+  @IsBoolean()
+  advance?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) node_key?: string;
   @ApiPropertyOptional({ description: '`<run_id>:<seq>` to resume (same as the Last-Event-ID header)' })
   @IsOptional()
@@ -40,14 +65,38 @@ export class DemoDto {
 }
 
 export class HistoryQueryDto {
-  @ApiPropertyOptional({ description: 'a message id: return messages before it' }) @IsOptional() @Transform(int) @IsInt() @Min(1) @Max(MAX_DB_ID) before?: number;
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 }) @IsOptional() @Transform(int) @IsInt() @Min(1) limit?: number;
+  @ApiPropertyOptional({ description: 'a message id: return messages before it' })
+  @IsOptional()
+  @Transform(int)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_DB_ID)
+  before?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Transform(int)
+  @IsInt()
+  @Min(1)
+  limit?: number;
 }
 
 export class RunsQueryDto {
-  @ApiPropertyOptional({ pattern: SLUG.source, description: "only this project's runs" }) @IsOptional() @IsString() @Matches(SLUG, { message: 'project_slug must be 1–64 lowercase letters, digits or "-"' }) project_slug?: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'a run id: return runs started before it' }) @IsOptional() @IsUUID() before?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 }) @IsOptional() @Transform(int) @IsInt() @Min(1) @Max(200) limit?: number;
+  @ApiPropertyOptional({ pattern: SLUG.source, description: "only this project's runs" })
+  @IsOptional()
+  @IsString()
+  @Matches(SLUG, { message: 'project_slug must be 1–64 lowercase letters, digits or "-"' })
+  project_slug?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'a run id: return runs started before it' })
+  @IsOptional()
+  @IsUUID()
+  before?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Transform(int)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
 }
 
 class AgentRef {
@@ -114,17 +163,24 @@ export class HistoryMessageView {
   @ApiProperty({ type: [ToolCallSummary] }) tool_calls: ToolCallSummary[];
   @ApiProperty({
     enum: ['done', 'stopped', 'failed', 'interrupted'],
-    description: 'how the turn ended: `stopped` (cancelled; the partial reply is kept), `failed` (see `error`), `interrupted` (a restart or shutdown); always `done` for user messages',
+    description:
+      'how the turn ended: `stopped` (cancelled; the partial reply is kept), `failed` (see `error`), `interrupted` (a restart or shutdown); always `done` for user messages',
   })
   state: string;
-  @ApiProperty({ type: TurnErrorView, nullable: true, description: 'why a failed (or stopped, interrupted) turn ended' }) error: TurnErrorView | null;
+  @ApiProperty({
+    type: TurnErrorView,
+    nullable: true,
+    description: 'why a failed (or stopped, interrupted) turn ended',
+  })
+  error: TurnErrorView | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
 export class HistoryView {
   @ApiProperty() project_slug: string;
   @ApiProperty({ type: [HistoryMessageView] }) messages: HistoryMessageView[];
-  @ApiProperty({ type: Number, nullable: true, description: 'pass as `before` for the previous page' }) next_before: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'pass as `before` for the previous page' }) next_before:
+    number | null;
 }
 
 class ConfiguredView {
@@ -154,7 +210,8 @@ export class RunView {
   @ApiProperty({ type: String, nullable: true, description: 'null for a demo run' }) project_slug: string | null;
   @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;
   @ApiProperty({ type: String, nullable: true }) stage: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'the node the run ended at (null while running)' }) node_key: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the node the run ended at (null while running)' })
+  node_key: string | null;
   @ApiProperty({ type: UsageView }) usage: UsageView;
   @ApiProperty({ type: TurnErrorView, nullable: true }) error: TurnErrorView | null;
   @ApiProperty({ description: 'how many times the run was started' }) attempts: number;
@@ -165,5 +222,6 @@ export class RunView {
 
 export class RunListView {
   @ApiProperty({ type: [RunView] }) runs: RunView[];
-  @ApiProperty({ type: String, nullable: true, description: 'pass as `before` for the next (older) page' }) next_before: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'pass as `before` for the next (older) page' })
+  next_before: string | null;
 }

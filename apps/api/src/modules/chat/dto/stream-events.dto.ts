@@ -58,7 +58,8 @@ export class AgentEvent implements RuntimeEventData<'agent'> {
   @ApiProperty() name: string;
   @ApiProperty() role: string;
   @ApiProperty() model: string;
-  @ApiPropertyOptional({ description: 'the provider of the model: offline, vendor_a, vendor_b or custom' }) provider?: string;
+  @ApiPropertyOptional({ description: 'the provider of the model: offline, vendor_a, vendor_b or custom' })
+  provider?: string;
 }
 export class ContentEvent implements RuntimeEventData<'content'> {
   @ApiProperty() delta: string;

@@ -19,7 +19,10 @@ export class CreateModelDto {
   @Matches(/\S/, { message: 'label must not be blank' })
   label: string;
 
-  @ApiProperty({ enum: PROVIDERS, description: 'vendor_a = OpenAI API, vendor_b = Anthropic Messages API, custom = OpenAI-compatible api_base' })
+  @ApiProperty({
+    enum: PROVIDERS,
+    description: 'vendor_a = OpenAI API, vendor_b = Anthropic Messages API, custom = OpenAI-compatible api_base',
+  })
   @IsIn(PROVIDERS, { message: 'provider must be one of vendor_a, vendor_b, custom' })
   provider: (typeof PROVIDERS)[number];
 
@@ -41,14 +44,26 @@ export class CreateModelDto {
   @MaxLength(MAX_API_BASE)
   api_base?: string | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 2, description: 'null = the provider default' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 2,
+    description: 'null = the provider default',
+  })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   @Max(2)
   temperature?: number | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_TOKENS, description: 'null = the provider default' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: MAX_TOKENS,
+    description: 'null = the provider default',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -60,7 +75,8 @@ export class CreateModelDto {
     nullable: true,
     writeOnly: true,
     maxLength: MAX_API_KEY,
-    description: 'write-only, stored encrypted; records show has_api_key. On update: absent keeps it, null or "" clears it',
+    description:
+      'write-only, stored encrypted; records show has_api_key. On update: absent keeps it, null or "" clears it',
   })
   @IsOptional()
   @IsString()

@@ -5,11 +5,16 @@ import { MAX_DB_ID } from '../../../platform/database/db-id';
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
 /** Query strings arrive as text: "3" → 3; anything else stays as is and fails @IsInt. */
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
 
 /** PATCH /studio/api/projects/{slug}: renames the project (the slug, its address, stays). */
 export class UpdateProjectDto {
-  @ApiProperty({ maxLength: 200 }) @IsString() @Length(1, 200) @Matches(/\S/, { message: 'name must not be blank' }) name: string;
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name: string;
 }
 
 export class CreateProjectDto {
@@ -27,9 +32,16 @@ export class CreateProjectDto {
 }
 
 export class BindWorkflowDto {
-  @ApiProperty({ example: 'pdlc', description: "must equal the pack's domain" }) @IsString() @Length(1, 64) domain: string;
+  @ApiProperty({ example: 'pdlc', description: "must equal the pack's domain" })
+  @IsString()
+  @Length(1, 64)
+  domain: string;
   @ApiProperty({ example: 'design', description: "one of the pack's stages" }) @IsString() @Length(1, 64) stage: string;
-  @ApiProperty({ type: 'integer', description: 'a pack (workflow) visible to the caller' }) @IsInt() @Min(1) @Max(MAX_DB_ID) pack_id: number;
+  @ApiProperty({ type: 'integer', description: 'a pack (workflow) visible to the caller' })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_DB_ID)
+  pack_id: number;
 }
 
 export class ReadFileQueryDto {
@@ -73,7 +85,11 @@ export class WorkflowStateView {
   @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;
   @ApiProperty({ type: [String] }) stages: string[];
   @ApiProperty({ type: AwaitingGateView, nullable: true }) awaiting_gate: AwaitingGateView | null;
-  @ApiProperty({ type: String, nullable: true, description: 'the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0)',
+  })
   running_run_id: string | null;
 }
 
@@ -106,7 +122,11 @@ export class FileView extends FileEntryView {
 
 export class FileChangeView {
   @ApiProperty() path: string;
-  @ApiProperty({ enum: ['added', 'modified', 'deleted', 'unchanged'], description: '`unchanged`: the content was the same, no revision was recorded' }) change: string;
+  @ApiProperty({
+    enum: ['added', 'modified', 'deleted', 'unchanged'],
+    description: '`unchanged`: the content was the same, no revision was recorded',
+  })
+  change: string;
   @ApiProperty() revision: number;
 }
 

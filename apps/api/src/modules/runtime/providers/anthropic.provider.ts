@@ -11,8 +11,21 @@
  * Like the OpenAI provider: SDK retries only before the stream opens, a client per call, and
  * credentials always explicit — the SDK never reads ANTHROPIC_* variables or local credential files.
  */
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ChatMessage, FinishReason, parseToolArguments, Provider, ProviderEvent, ProviderRequest, ToolSpec } from './provider';
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
+import {
+  ChatMessage,
+  FinishReason,
+  parseToolArguments,
+  Provider,
+  ProviderEvent,
+  ProviderRequest,
+  ToolSpec,
+} from './provider';
 import { callScopedFetch, currentCall, DEFAULT_MAX_RETRIES, ProviderCall } from './provider-call';
 
 type MessageParam = Anthropic.Messages.MessageParam;
@@ -80,7 +93,9 @@ export class AnthropicProvider implements Provider {
       let stream: AsyncIterable<StreamEvent>;
       try {
         stream = await call.race(
-          currentCall.run(call, () => client.messages.create(toAnthropicBody(req), { signal: call.signal, timeout: call.attemptTimeoutMs })),
+          currentCall.run(call, () =>
+            client.messages.create(toAnthropicBody(req), { signal: call.signal, timeout: call.attemptTimeoutMs }),
+          ),
         );
       } catch (err) {
         throw call.fail(err, SDK_ERRORS);
@@ -97,7 +112,8 @@ export class AnthropicProvider implements Provider {
           switch (ev.type) {
             case 'message_start': {
               const u = ev.message.usage;
-              inputTokens = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+              inputTokens =
+                (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
               outputTokens = u.output_tokens ?? 0;
               break;
             }
@@ -190,7 +206,8 @@ export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
     } else {
       const blocks: ContentBlockParam[] = [];
       if (m.content.trim()) blocks.push({ type: 'text', text: m.content });
-      for (const c of m.tool_calls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} });
+      for (const c of m.tool_calls ?? [])
+        blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} });
       push('assistant', blocks);
     }
   }

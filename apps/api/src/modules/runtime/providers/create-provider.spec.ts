@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { drain, FakeLlm } from '../../../../test/support/fake-llm';
-import { createProvider, CreateProviderOptions, hostMode, isOfficialBase, ModelProviderSpec, ProviderEnv } from './create-provider';
+import {
+  createProvider,
+  CreateProviderOptions,
+  hostMode,
+  isOfficialBase,
+  ModelProviderSpec,
+  ProviderEnv,
+} from './create-provider';
 import { ProviderError, ProviderRequest } from './provider';
 
 const SERVER_A = 'sk-server-A-SECRET';
@@ -8,7 +15,14 @@ const SERVER_B = 'sk-server-B-SECRET';
 const ENV: ProviderEnv = { VENDOR_A_API_KEY: SERVER_A, VENDOR_B_API_KEY: SERVER_B, MODEL_HOSTS: 'any' };
 
 function request(over: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { system: 's', messages: [{ role: 'user', content: 'hi' }], tools: [], model: '', signal: new AbortController().signal, ...over };
+  return {
+    system: 's',
+    messages: [{ role: 'user', content: 'hi' }],
+    tools: [],
+    model: '',
+    signal: new AbortController().signal,
+    ...over,
+  };
 }
 
 function assertProviderError(err: unknown, code: ProviderError['code']): asserts err is ProviderError {
@@ -26,11 +40,11 @@ describe('createProvider', () => {
   /** Transport that records where the SDK wanted to go, then delivers the request to the fake. */
   let wanted: Array<{ url: string; headers: Headers }>;
   const viaFake: CreateProviderOptions = {
-    fetch: (async (input: string | URL | Request, init?: RequestInit) => {
+    fetch: async (input: string | URL | Request, init?: RequestInit) => {
       const url = new URL(String(input));
       wanted.push({ url: url.href, headers: new Headers(init?.headers) });
       return fetch(fake.url + url.pathname, init);
-    }),
+    },
     lookup: async () => [{ address: '93.184.216.34', family: 4 }],
   };
 
@@ -90,7 +104,12 @@ describe('createProvider', () => {
   });
 
   test('vendor_a on the official endpoint uses the server key (no api_base, or the official one)', async () => {
-    for (const api_base of [null, 'https://api.openai.com/v1', 'https://api.openai.com/v1/', 'https://API.openai.com']) {
+    for (const api_base of [
+      null,
+      'https://api.openai.com/v1',
+      'https://api.openai.com/v1/',
+      'https://API.openai.com',
+    ]) {
       wanted = [];
       const r = await run({ provider: 'vendor_a', model_id: 'gpt-x', api_base }, ENV, viaFake);
       assert.equal(r.error, undefined, String(api_base));
@@ -151,10 +170,13 @@ describe('createProvider', () => {
   });
 
   test('custom without api_base → provider_refused', () => {
-    assert.throws(() => createProvider({ provider: 'custom', model_id: 'm' }, ENV), (err: unknown) => {
-      assertProviderError(err, 'provider_refused');
-      return true;
-    });
+    assert.throws(
+      () => createProvider({ provider: 'custom', model_id: 'm' }, ENV),
+      (err: unknown) => {
+        assertProviderError(err, 'provider_refused');
+        return true;
+      },
+    );
   });
 
   test('host policy on api_base: metadata always, loopback in public mode', () => {

@@ -119,13 +119,25 @@ export function createProvider(spec: ModelProviderSpec, env: ProviderEnv, opts: 
     }
     case 'custom': {
       if (!base) {
-        throw new ProviderError('provider_refused', 'A custom model needs an api_base (an OpenAI-compatible server URL).');
+        throw new ProviderError(
+          'provider_refused',
+          'A custom model needs an api_base (an OpenAI-compatible server URL).',
+        );
       }
-      provider = new OpenAiProvider({ ...common, name: 'custom', baseURL: base, apiKey: ownKey, maxTokensField: 'max_tokens' });
+      provider = new OpenAiProvider({
+        ...common,
+        name: 'custom',
+        baseURL: base,
+        apiKey: ownKey,
+        maxTokensField: 'max_tokens',
+      });
       break;
     }
     default:
-      throw new ProviderError('provider_refused', `Unknown model provider "${String((spec as { provider: unknown }).provider)}".`);
+      throw new ProviderError(
+        'provider_refused',
+        `Unknown model provider "${String((spec as { provider: unknown }).provider)}".`,
+      );
   }
 
   const inner = provider;

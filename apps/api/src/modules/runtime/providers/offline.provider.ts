@@ -22,9 +22,22 @@ const TEXT_FILE = /\.(md|markdown|txt)$/i;
 /** Sections used when the prompt does not list the artifact's sections itself. */
 const STAGE_SECTIONS: Record<string, string[]> = {
   // pdlc
-  discover: ['Problem', 'Users', 'Current alternatives', 'Goals and non-goals', 'Assumptions and risks', 'Open questions'],
+  discover: [
+    'Problem',
+    'Users',
+    'Current alternatives',
+    'Goals and non-goals',
+    'Assumptions and risks',
+    'Open questions',
+  ],
   design: ['Summary', 'Scope', 'User flows', 'Architecture', 'Alternatives considered', 'Risks and open questions'],
-  develop: ['Scope of this increment', 'Files and changes', 'How the acceptance criteria are met', 'Decisions', 'Known limitations'],
+  develop: [
+    'Scope of this increment',
+    'Files and changes',
+    'How the acceptance criteria are met',
+    'Decisions',
+    'Known limitations',
+  ],
   test: ['What to test', 'Test cases', 'Acceptance criteria', 'Results', 'Known gaps'],
   deploy: ['Release plan', 'Rollout and rollback', 'Monitoring', 'Checklist'],
   iterate: ['What we shipped', 'What we learned', 'Metrics', 'Next iteration'],
@@ -59,7 +72,11 @@ export class OfflineProvider implements Provider {
     const inputTokens = words(req.system) + req.messages.reduce((n, m) => n + words(m.content), 0);
     // ids are positional within the turn, so the same request always gives the same calls
     let seq = turn.calls.length;
-    const call = (name: string, args: Record<string, unknown>): ToolCall => ({ id: `offline_${++seq}`, name, arguments: args });
+    const call = (name: string, args: Record<string, unknown>): ToolCall => ({
+      id: `offline_${++seq}`,
+      name,
+      arguments: args,
+    });
 
     const listing = turn.calls.find((c) => c.name === 'list_files');
     const listed = listing ? parseListing(turn.results.get(listing.id)) : null;
@@ -71,11 +88,20 @@ export class OfflineProvider implements Provider {
       calls = pickInputs(listed, artifact, `${req.system}\n${turn.user}`).map((path) => call('read_file', { path }));
     }
     if (!calls.length && artifact && offered.has('write_file') && !calledNames.has('write_file')) {
-      calls = [call('write_file', { path: artifact, content: draft(stage, artifact, turn.user, reads(turn), sectionsFor(req.system, stage)) })];
+      calls = [
+        call('write_file', {
+          path: artifact,
+          content: draft(stage, artifact, turn.user, reads(turn), sectionsFor(req.system, stage)),
+        }),
+      ];
     }
     if (calls.length) {
       for (const c of calls) yield { type: 'tool_call', call: c };
-      yield { type: 'usage', input_tokens: inputTokens, output_tokens: calls.reduce((n, c) => n + words(JSON.stringify(c.arguments)), 0) };
+      yield {
+        type: 'usage',
+        input_tokens: inputTokens,
+        output_tokens: calls.reduce((n, c) => n + words(JSON.stringify(c.arguments)), 0),
+      };
       yield { type: 'finish', reason: 'tool_calls' };
       return;
     }
@@ -117,7 +143,9 @@ function currentTurn(messages: ChatMessage[]): TurnView {
   return {
     user: i >= 0 ? messages[i].content : '',
     calls: after.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])),
-    results: new Map(after.filter((m) => m.role === 'tool' && m.tool_call_id).map((m) => [m.tool_call_id as string, m.content])),
+    results: new Map(
+      after.filter((m) => m.role === 'tool' && m.tool_call_id).map((m) => [m.tool_call_id as string, m.content]),
+    ),
   };
 }
 
@@ -157,7 +185,11 @@ function reads(turn: TurnView): ReadInput[] {
     .filter((c) => c.name === 'read_file')
     .map((c) => {
       const result = turn.results.get(c.id);
-      return { path: String(c.arguments.path), ok: !failed(result), content: failed(result) ? errorOf(result) : (result ?? '') };
+      return {
+        path: String(c.arguments.path),
+        ok: !failed(result),
+        content: failed(result) ? errorOf(result) : (result ?? ''),
+      };
     });
 }
 
@@ -194,7 +226,12 @@ interface Outline {
   points: string[];
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 function outline(content: string): Outline {
   const byHeading = new Map<string, string[]>();
@@ -210,7 +247,10 @@ function outline(content: string): Outline {
       current = norm(h[1]);
       continue;
     }
-    const text = line.replace(/^([-*+]|\d+\.)\s+/, '').replace(/^>\s*/, '').trim();
+    const text = line
+      .replace(/^([-*+]|\d+\.)\s+/, '')
+      .replace(/^>\s*/, '')
+      .trim();
     if (!text || /^[-=_*]{3,}$/.test(text)) continue;
     const clipped = text.length > 200 ? text.slice(0, 200) + '…' : text;
     if (!byHeading.has(current)) byHeading.set(current, []);
@@ -223,7 +263,11 @@ function outline(content: string): Outline {
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function topicOf(message: string): string {
-  const first = message.trim().split('\n').find((l) => l.trim()) ?? '';
+  const first =
+    message
+      .trim()
+      .split('\n')
+      .find((l) => l.trim()) ?? '';
   return first.length > 80 ? first.slice(0, 80).trimEnd() + '…' : first;
 }
 
@@ -240,7 +284,12 @@ function draft(stage: string, artifact: string, message: string, inputs: ReadInp
     '',
     '## Request',
     '',
-    ...(message.trim() ? message.trim().split('\n').map((l) => `> ${l}`) : ['_(no message)_']),
+    ...(message.trim()
+      ? message
+          .trim()
+          .split('\n')
+          .map((l) => `> ${l}`)
+      : ['_(no message)_']),
     '',
   ];
   if (inputs.length) {
@@ -261,7 +310,9 @@ function draft(stage: string, artifact: string, message: string, inputs: ReadInp
     if (s.hint) out.push(`_${capital(s.hint)}_`, '');
     // carry over what earlier documents already say under the same heading
     const carried = outlines.flatMap((o) => {
-      const key = [...o.byHeading.keys()].find((k) => k && (k === norm(s.name) || k.includes(norm(s.name)) || norm(s.name).includes(k)));
+      const key = [...o.byHeading.keys()].find(
+        (k) => k && (k === norm(s.name) || k.includes(norm(s.name)) || norm(s.name).includes(k)),
+      );
       return key ? (o.byHeading.get(key) ?? []).slice(0, 5).map((line) => `- ${line} _(from \`${o.path}\`)_`) : [];
     });
     if (carried.length) out.push(...carried);
@@ -280,7 +331,11 @@ function finalAnswer(stage: string, turn: TurnView, listed: string[] | null, sec
   const did: string[] = [];
   const listing = turn.calls.find((c) => c.name === 'list_files');
   if (listing) {
-    did.push(listed ? `listed the workspace (${listed.length} file${listed.length === 1 ? '' : 's'})` : `tried to list the workspace (${errorOf(turn.results.get(listing.id))})`);
+    did.push(
+      listed
+        ? `listed the workspace (${listed.length} file${listed.length === 1 ? '' : 's'})`
+        : `tried to list the workspace (${errorOf(turn.results.get(listing.id))})`,
+    );
   }
   const inputs = reads(turn);
   const readOk = inputs.filter((r) => r.ok);
@@ -299,7 +354,11 @@ function finalAnswer(stage: string, turn: TurnView, listed: string[] | null, sec
     `No language model is configured, so the offline assistant answered: for the ${stage} stage I ${did.length ? did.join(', then ') : 'only read your message'}.`,
   ];
   if (readOk.length && !write) {
-    const notes = readOk.flatMap((r) => outline(r.content).points.slice(0, 2).map((p) => `${r.path}: ${p}`));
+    const notes = readOk.flatMap((r) =>
+      outline(r.content)
+        .points.slice(0, 2)
+        .map((p) => `${r.path}: ${p}`),
+    );
     if (notes.length) parts.push(`What the workspace says: ${notes.join(' · ')}.`);
   }
   const topic = topicOf(turn.user);

@@ -7,7 +7,11 @@ const TOOLS: ToolSpec[] = [
   {
     name: 'read_file',
     description: 'Read a workspace file',
-    parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] },
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, limit: { type: 'integer' } },
+      required: ['path'],
+    },
   },
   { name: 'list_files', description: 'List files', parameters: { type: 'object', properties: {} } },
 ];
@@ -94,8 +98,14 @@ describe('OpenAiProvider against a fake OpenAI server', () => {
     assert.deepEqual(events.at(-1), { type: 'finish', reason: 'tool_calls' });
 
     assert.deepEqual(fake.requests[0].body.tools, [
-      { type: 'function', function: { name: 'read_file', description: 'Read a workspace file', parameters: TOOLS[0].parameters } },
-      { type: 'function', function: { name: 'list_files', description: 'List files', parameters: TOOLS[1].parameters } },
+      {
+        type: 'function',
+        function: { name: 'read_file', description: 'Read a workspace file', parameters: TOOLS[0].parameters },
+      },
+      {
+        type: 'function',
+        function: { name: 'list_files', description: 'List files', parameters: TOOLS[1].parameters },
+      },
     ]);
   });
 
@@ -303,7 +313,9 @@ describe('OpenAiProvider against a fake OpenAI server', () => {
 
   test('finish reasons: length, and max_completion_tokens when asked', async () => {
     fake.enqueue({ text: 'cut', finishReason: 'length' });
-    const { events } = await drain(provider({ maxTokensField: 'max_completion_tokens' }).stream(request({ maxTokens: 5 })));
+    const { events } = await drain(
+      provider({ maxTokensField: 'max_completion_tokens' }).stream(request({ maxTokens: 5 })),
+    );
     assert.deepEqual(events.at(-1), { type: 'finish', reason: 'length' });
     assert.equal(fake.requests[0].body.max_completion_tokens, 5);
     assert.equal(fake.requests[0].body.max_tokens, undefined);

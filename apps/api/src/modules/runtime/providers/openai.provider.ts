@@ -8,7 +8,15 @@
  * Credentials and hosts are always passed explicitly so the SDK never falls back to OPENAI_* variables.
  */
 import OpenAI from 'openai';
-import { ChatMessage, FinishReason, parseToolArguments, Provider, ProviderEvent, ProviderRequest, ToolSpec } from './provider';
+import {
+  ChatMessage,
+  FinishReason,
+  parseToolArguments,
+  Provider,
+  ProviderEvent,
+  ProviderRequest,
+  ToolSpec,
+} from './provider';
 import { callScopedFetch, currentCall, DEFAULT_MAX_RETRIES, ProviderCall } from './provider-call';
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
@@ -79,7 +87,9 @@ export class OpenAiProvider implements Provider {
       let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
       try {
         stream = await call.race(
-          currentCall.run(call, () => client.chat.completions.create(this.body(req), { signal: call.signal, timeout: call.attemptTimeoutMs })),
+          currentCall.run(call, () =>
+            client.chat.completions.create(this.body(req), { signal: call.signal, timeout: call.attemptTimeoutMs }),
+          ),
         );
       } catch (err) {
         throw call.fail(err, OpenAI);

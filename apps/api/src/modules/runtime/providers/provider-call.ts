@@ -61,7 +61,10 @@ export class ProviderCall {
       this.halt({ kind: 'aborted' });
     } else {
       opts.signal.addEventListener('abort', this.onCallerAbort, { once: true });
-      this.totalTimer = setTimeout(() => this.halt({ kind: 'timeout', what: 'total', ms: this.timeoutMs }), this.timeoutMs);
+      this.totalTimer = setTimeout(
+        () => this.halt({ kind: 'timeout', what: 'total', ms: this.timeoutMs }),
+        this.timeoutMs,
+      );
     }
   }
 
@@ -184,8 +187,14 @@ export class ProviderCall {
     switch (s?.kind) {
       case 'timeout':
         return s.what === 'total'
-          ? new ProviderError('provider_timeout', `The ${this.providerName} model did not finish within ${seconds(s.ms)}.`)
-          : new ProviderError('provider_timeout', `The ${this.providerName} model stream stalled: no data for ${seconds(s.ms)}.`);
+          ? new ProviderError(
+              'provider_timeout',
+              `The ${this.providerName} model did not finish within ${seconds(s.ms)}.`,
+            )
+          : new ProviderError(
+              'provider_timeout',
+              `The ${this.providerName} model stream stalled: no data for ${seconds(s.ms)}.`,
+            );
       case 'refused':
         return new ProviderError('provider_refused', s.error.message, { cause: s.error });
       default:
@@ -230,8 +239,8 @@ export const currentCall = new AsyncLocalStorage<ProviderCall>();
 
 /** A fetch for a long-lived SDK client that applies the current call's rules (see ProviderCall.wrapFetch). */
 export function callScopedFetch(inner: typeof fetch): typeof fetch {
-  return ((input: string | URL | Request, init?: RequestInit) => {
+  return (input: string | URL | Request, init?: RequestInit) => {
     const call = currentCall.getStore();
     return call ? call.wrapFetch(inner)(input, init) : inner(input, init);
-  });
+  };
 }

@@ -58,11 +58,7 @@ export interface Provider {
 }
 
 export type ProviderErrorCode =
-  | 'provider_timeout'
-  | 'provider_http'
-  | 'provider_protocol'
-  | 'provider_refused'
-  | 'provider_aborted';
+  'provider_timeout' | 'provider_http' | 'provider_protocol' | 'provider_refused' | 'provider_aborted';
 
 export class ProviderError extends Error {
   readonly code: ProviderErrorCode;

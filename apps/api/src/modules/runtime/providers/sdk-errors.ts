@@ -15,15 +15,19 @@ export interface SdkErrorClasses {
  * Maps an error thrown by an SDK call (not one caused by the call being stopped) to a ProviderError.
  * `who` names the server in messages; `attemptTimeoutMs` is the per-attempt timeout the SDK was given.
  */
-export function sdkErrorToProviderError(err: unknown, sdk: SdkErrorClasses, who: string, attemptTimeoutMs: number): ProviderError {
+export function sdkErrorToProviderError(
+  err: unknown,
+  sdk: SdkErrorClasses,
+  who: string,
+  attemptTimeoutMs: number,
+): ProviderError {
   if (err instanceof HostPolicyError) return new ProviderError('provider_refused', err.message, { cause: err });
-  if (err instanceof sdk.APIUserAbortError) return new ProviderError('provider_aborted', 'The model call was cancelled.');
+  if (err instanceof sdk.APIUserAbortError)
+    return new ProviderError('provider_aborted', 'The model call was cancelled.');
   if (err instanceof sdk.APIConnectionTimeoutError) {
-    return new ProviderError(
-      'provider_timeout',
-      `No answer from ${who} within ${seconds(attemptTimeoutMs)}.`,
-      { cause: err },
-    );
+    return new ProviderError('provider_timeout', `No answer from ${who} within ${seconds(attemptTimeoutMs)}.`, {
+      cause: err,
+    });
   }
   if (err instanceof sdk.APIConnectionError) {
     const cause = (err as { cause?: unknown }).cause;
@@ -51,7 +55,9 @@ export function sdkErrorToProviderError(err: unknown, sdk: SdkErrorClasses, who:
         cause: err,
       });
     }
-    return new ProviderError('provider_http', `${cap(who)} reported an error in its stream: ${upstream}`, { cause: err });
+    return new ProviderError('provider_http', `${cap(who)} reported an error in its stream: ${upstream}`, {
+      cause: err,
+    });
   }
   if (err instanceof SyntaxError) {
     return new ProviderError('provider_protocol', `${cap(who)} sent a malformed stream: ${truncate(err.message)}`, {
@@ -69,9 +75,13 @@ export function sdkErrorToProviderError(err: unknown, sdk: SdkErrorClasses, who:
       { cause: err },
     );
   }
-  return new ProviderError('provider_protocol', `Unexpected failure talking to ${who}: ${truncate(String((err as Error)?.message ?? err))}`, {
-    cause: err,
-  });
+  return new ProviderError(
+    'provider_protocol',
+    `Unexpected failure talking to ${who}: ${truncate(String((err as Error)?.message ?? err))}`,
+    {
+      cause: err,
+    },
+  );
 }
 
 /** Retry-After / retry-after-ms in milliseconds, if present and sane. */

@@ -24,12 +24,23 @@ export const NameField = (example?: string) =>
 
 /** An optional text of at most 64 KiB (never null). */
 export const PromptField = (description?: string) =>
-  applyDecorators(ApiPropertyOptional({ maxLength: MAX_PROMPT, description }), Optional(), IsString(), MaxLength(MAX_PROMPT));
+  applyDecorators(
+    ApiPropertyOptional({ maxLength: MAX_PROMPT, description }),
+    Optional(),
+    IsString(),
+    MaxLength(MAX_PROMPT),
+  );
 
 /** Known tool names; the service names unknown items (`tool_allowlist[i]`) and removes duplicates. */
 export const ToolAllowlistField = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, isArray: true, enum: TOOL_NAMES, maxItems: MAX_TOOLS, description: 'duplicates are removed, order kept' }),
+    ApiPropertyOptional({
+      type: String,
+      isArray: true,
+      enum: TOOL_NAMES,
+      maxItems: MAX_TOOLS,
+      description: 'duplicates are removed, order kept',
+    }),
     Optional(),
     IsArray(),
     ArrayMaxSize(MAX_TOOLS),
@@ -43,7 +54,11 @@ export class CreateSkillDto {
   @PromptField('Markdown prompt overlay added to the system prompt of agents that use this skill') prompt_md?: string;
   @ToolAllowlistField() tool_allowlist?: string[];
 
-  @ApiPropertyOptional({ maxLength: MAX_ARTIFACT_HINT, example: 'docs/prd.md', description: 'where this skill usually writes its output' })
+  @ApiPropertyOptional({
+    maxLength: MAX_ARTIFACT_HINT,
+    example: 'docs/prd.md',
+    description: 'where this skill usually writes its output',
+  })
   @Optional()
   @IsString()
   @MaxLength(MAX_ARTIFACT_HINT)

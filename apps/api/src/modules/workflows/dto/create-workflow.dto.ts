@@ -1,5 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsString, Length, Matches, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 import { Optional } from './optional';
 import { DOMAIN_PATTERN, MAX_NAME, MAX_STAGES, MAX_TEXT, SLUG_PATTERN, STAGE_PATTERN } from '../workflow-rules';
 
@@ -11,7 +20,10 @@ export class CreateWorkflowDto {
   @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
 
-  @ApiPropertyOptional({ pattern: SLUG_PATTERN.source, description: 'Unique per owner; derived from the name when absent.' })
+  @ApiPropertyOptional({
+    pattern: SLUG_PATTERN.source,
+    description: 'Unique per owner; derived from the name when absent.',
+  })
   @Optional()
   @IsString()
   @Matches(SLUG_PATTERN, { message: 'slug must be 1–64 lowercase letters, digits or "-"' })
@@ -38,7 +50,7 @@ export class CreateWorkflowDto {
     minItems: 1,
     maxItems: MAX_STAGES,
     uniqueItems: true,
-    description: 'Ordered stage names; defaults to the domain\'s stages (pdlc, sdlc); required for a custom domain.',
+    description: "Ordered stage names; defaults to the domain's stages (pdlc, sdlc); required for a custom domain.",
   })
   @Optional()
   @IsArray()

@@ -47,7 +47,8 @@ export class PackAgentDoc {
 export class PackNodeDoc {
   @ApiProperty() node_key: string;
   @ApiProperty({ enum: ['agent', 'gate', 'branch'] }) type: string;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'an agents[].ref for agent nodes' }) agent_ref?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'an agents[].ref for agent nodes' }) agent_ref?:
+    string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) stage_label?: string | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) config?: Record<string, unknown>;
   @ApiPropertyOptional() position_x?: number;
@@ -78,16 +79,26 @@ export class ImportCreatedView {
 }
 
 export class ImportReusedView {
-  @ApiProperty({ type: [Number], description: "ids of the importer's identical models used instead of copies" }) models: number[];
-  @ApiProperty({ type: [Number], description: "ids of the importer's identical skills used instead of copies" }) skills: number[];
-  @ApiProperty({ type: [Number], description: "ids of the importer's identical agents used instead of copies" }) agents: number[];
+  @ApiProperty({ type: [Number], description: "ids of the importer's identical models used instead of copies" })
+  models: number[];
+  @ApiProperty({ type: [Number], description: "ids of the importer's identical skills used instead of copies" })
+  skills: number[];
+  @ApiProperty({ type: [Number], description: "ids of the importer's identical agents used instead of copies" })
+  agents: number[];
 }
 
 export class ImportResultView {
   @ApiProperty({ type: WorkflowView }) workflow: WorkflowView;
   @ApiProperty({ type: ImportCreatedView }) created: ImportCreatedView;
-  @ApiProperty({ type: ImportReusedView, description: 'records of the importer identical to the document\'s (same fields and references): reused, not copied' })
+  @ApiProperty({
+    type: ImportReusedView,
+    description: "records of the importer identical to the document's (same fields and references): reused, not copied",
+  })
   reused: ImportReusedView;
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'graph problems that did not block the import' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'graph problems that did not block the import',
+  })
   warnings: unknown[];
 }

@@ -16,10 +16,12 @@ export class WorkflowView {
 }
 
 export class GraphNodeView {
-  @ApiProperty({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'unique in the graph; "start" is reserved' }) node_key: string;
+  @ApiProperty({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'unique in the graph; "start" is reserved' })
+  node_key: string;
   @ApiProperty({ enum: ['agent', 'gate', 'branch'] }) type: 'agent' | 'gate' | 'branch';
-  @ApiProperty({ type: Number, nullable: true, description: 'required for agent nodes, null otherwise' }) agent_id: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'one of the pack\'s stages' }) stage_label: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'required for agent nodes, null otherwise' }) agent_id:
+    number | null;
+  @ApiProperty({ type: String, nullable: true, description: "one of the pack's stages" }) stage_label: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, description: '`artifact`: a relative workspace path' })
   config: Record<string, unknown>;
   @ApiProperty() position_x: number;
@@ -29,7 +31,8 @@ export class GraphNodeView {
 export class GraphEdgeView {
   @ApiProperty({ description: 'a node_key, or "start"' }) from_node: string;
   @ApiProperty() to_node: string;
-  @ApiProperty({ type: String, nullable: true, description: 'condition expression; null = default edge' }) condition: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'condition expression; null = default edge' }) condition:
+    string | null;
 }
 
 export class WorkflowDetailView extends WorkflowView {
@@ -50,7 +53,8 @@ export class GraphWarningView {
 }
 
 export class SavedGraphView extends GraphView {
-  @ApiProperty({ type: [GraphWarningView], description: 'problems that do not block saving' }) warnings: GraphWarningView[];
+  @ApiProperty({ type: [GraphWarningView], description: 'problems that do not block saving' })
+  warnings: GraphWarningView[];
 }
 
 /**
@@ -60,6 +64,10 @@ export class SavedGraphView extends GraphView {
 export class SaveGraphDto {
   @ApiProperty({ type: [GraphNodeView], maxItems: 2000 }) nodes: GraphNodeView[];
   @ApiProperty({ type: [GraphEdgeView], maxItems: 5000 }) edges: GraphEdgeView[];
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'the version this edit started from; a stale one → 409' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'the version this edit started from; a stale one → 409',
+  })
   version?: number | null;
 }

@@ -92,6 +92,8 @@ export class Studio1732300000001 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE workflow_edges; DROP TABLE workflow_nodes; DROP TABLE workflows; DROP TABLE agents; DROP TABLE skills; DROP TABLE models;`);
+    await q.query(
+      `DROP TABLE workflow_edges; DROP TABLE workflow_nodes; DROP TABLE workflows; DROP TABLE agents; DROP TABLE skills; DROP TABLE models;`,
+    );
   }
 }

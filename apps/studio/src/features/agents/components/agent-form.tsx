@@ -69,9 +69,19 @@ export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>
           <input name="role" value={role} onChange={(e) => setRole(e.target.value)} maxLength={200} />
         </Field>
         <Field label="System prompt" error={errorFor(fieldErrors, 'system_prompt')}>
-          <textarea name="system_prompt" rows={8} className="mono" value={systemPrompt} onChange={(e) => setSystemPrompt(e.target.value)} />
+          <textarea
+            name="system_prompt"
+            rows={8}
+            className="mono"
+            value={systemPrompt}
+            onChange={(e) => setSystemPrompt(e.target.value)}
+          />
         </Field>
-        <Field label="Model" error={errorFor(fieldErrors, 'model_id')} hint={models.isError ? 'Could not load models.' : undefined}>
+        <Field
+          label="Model"
+          error={errorFor(fieldErrors, 'model_id')}
+          hint={models.isError ? 'Could not load models.' : undefined}
+        >
           <select
             name="model_id"
             value={modelId === null ? '' : String(modelId)}
@@ -107,8 +117,20 @@ export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>
           error={errorFor(fieldErrors, 'tool_allowlist')}
           disabled={readOnly}
         />
-        <Field label="Max iterations" error={errorFor(fieldErrors, 'max_iterations')} hint="Model calls per turn, 1 – 50.">
-          <input name="max_iterations" type="number" min={1} max={50} step={1} value={maxIterations} onChange={(e) => setMaxIterations(e.target.value)} />
+        <Field
+          label="Max iterations"
+          error={errorFor(fieldErrors, 'max_iterations')}
+          hint="Model calls per turn, 1 – 50."
+        >
+          <input
+            name="max_iterations"
+            type="number"
+            min={1}
+            max={50}
+            step={1}
+            value={maxIterations}
+            onChange={(e) => setMaxIterations(e.target.value)}
+          />
         </Field>
       </fieldset>
       <FormActions readOnly={readOnly} pending={save.isPending} onCancel={() => onDone()} />

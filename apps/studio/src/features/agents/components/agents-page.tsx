@@ -11,7 +11,11 @@ export function AgentsPage() {
   const models = useModels();
   const del = useDeleteAgent();
   const modelName = (id: number | null) =>
-    id === null ? <span className="muted">server default</span> : (models.data?.find((m) => m.id === id)?.label ?? `#${id}`);
+    id === null ? (
+      <span className="muted">server default</span>
+    ) : (
+      (models.data?.find((m) => m.id === id)?.label ?? `#${id}`)
+    );
   return (
     <ResourcePage
       title="Agents"

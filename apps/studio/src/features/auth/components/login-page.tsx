@@ -44,10 +44,7 @@ export function LoginPage() {
       if (password.length < 8) return setLocalError('Use at least 8 characters for the password.');
       if (password !== confirm) return setLocalError('The two passwords do not match.');
     }
-    login.mutate(
-      { username: username.trim(), password },
-      { onSuccess: () => void navigate(next, { replace: true }) },
-    );
+    login.mutate({ username: username.trim(), password }, { onSuccess: () => void navigate(next, { replace: true }) });
   };
 
   const err = login.error;

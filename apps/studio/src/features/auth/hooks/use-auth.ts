@@ -15,7 +15,12 @@ export function useMe() {
 
 /** Whether the server has no user yet (the login page then opens on the owner-account form). */
 export function useSetupState() {
-  return useQuery({ queryKey: authKeys.setup(), queryFn: ({ signal }) => authApi.setupState(signal), retry: false, staleTime: 30_000 });
+  return useQuery({
+    queryKey: authKeys.setup(),
+    queryFn: ({ signal }) => authApi.setupState(signal),
+    retry: false,
+    staleTime: 30_000,
+  });
 }
 
 export function useLogin(mode: 'login' | 'setup') {

@@ -5,6 +5,7 @@ import { http } from '../../../shared/http';
 export const demoKeys = { packs: () => ['demo', 'packs'] as const };
 
 export const demoApi = {
-  packs: (signal?: AbortSignal) => http.get<AgentWorkflowsResponse>('/agent/workflows', { signal, redirectOn401: false }),
+  packs: (signal?: AbortSignal) =>
+    http.get<AgentWorkflowsResponse>('/agent/workflows', { signal, redirectOn401: false }),
   send: (body: DemoRequest) => http.post<DemoResponse>('/agent/demo', body, { redirectOn401: false }),
 };

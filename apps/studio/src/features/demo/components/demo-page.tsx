@@ -36,7 +36,8 @@ export function DemoPage() {
     const list = [...new Set((packs.data ?? []).map((p) => p.domain))];
     return list.length ? list : ['pdlc'];
   }, [packs.data]);
-  const pack = packs.data?.find((p) => p.domain === domain && p.slug === domain) ?? packs.data?.find((p) => p.domain === domain);
+  const pack =
+    packs.data?.find((p) => p.domain === domain && p.slug === domain) ?? packs.data?.find((p) => p.domain === domain);
   const stages = pack?.stages?.length ? pack.stages : FALLBACK_STAGES;
   // derived, not synced in an effect: a domain without the picked stage starts at its first one
   const stage = stages.includes(pickedStage) ? pickedStage : (stages[0] ?? '');
@@ -60,7 +61,10 @@ export function DemoPage() {
           if (response.stage && stages.includes(response.stage)) setStage(response.stage);
         },
         onError: (err) => {
-          const msg = isApiError(err) && err.status === 429 ? 'The demo is busy or you sent too many messages. Wait a moment and try again.' : errorMessage(err);
+          const msg =
+            isApiError(err) && err.status === 429
+              ? 'The demo is busy or you sent too many messages. Wait a moment and try again.'
+              : errorMessage(err);
           setLog((l) => l.map((x) => (x.id === id ? { ...x, error: msg } : x)));
         },
       },
@@ -91,14 +95,20 @@ export function DemoPage() {
         <div className="demo-intro">
           <h1>Try the agents</h1>
           <p className="muted">
-            Chat with the built-in product-development agents. No login needed. The agents work on a <strong>read-only sample workspace</strong>: they
-            can list and read its files, but nothing you send is stored.
+            Chat with the built-in product-development agents. No login needed. The agents work on a{' '}
+            <strong>read-only sample workspace</strong>: they can list and read its files, but nothing you send is
+            stored.
           </p>
         </div>
         <div className="demo-controls">
           <label className="inline-field">
             <span>Domain</span>
-            <select value={domain} onChange={(e) => setDomain(e.target.value)} data-testid="demo-domain" disabled={packs.isPending}>
+            <select
+              value={domain}
+              onChange={(e) => setDomain(e.target.value)}
+              data-testid="demo-domain"
+              disabled={packs.isPending}
+            >
               {domains.map((d) => (
                 <option key={d} value={d}>
                   {d}
@@ -116,7 +126,9 @@ export function DemoPage() {
               ))}
             </select>
           </label>
-          {packs.isError && <span className="muted small">Could not load the stages; using the default PDLC stages.</span>}
+          {packs.isError && (
+            <span className="muted small">Could not load the stages; using the default PDLC stages.</span>
+          )}
         </div>
 
         <section className="demo-log" aria-label="Conversation" aria-live="polite" data-testid="demo-log">
@@ -181,7 +193,12 @@ export function DemoPage() {
             maxLength={32768}
             data-testid="chat-input"
           />
-          <button type="submit" className="btn btn-primary" disabled={chat.isPending || !text.trim()} data-testid="chat-send">
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={chat.isPending || !text.trim()}
+            data-testid="chat-send"
+          >
             {chat.isPending ? 'Sending…' : 'Send'}
           </button>
         </form>

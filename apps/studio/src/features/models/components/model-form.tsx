@@ -88,7 +88,13 @@ export function ModelForm({ record, readOnly, onDone }: ResourceFormProps<Model>
         <Field
           label="Model id"
           error={errorFor(fieldErrors, 'model_id')}
-          hint={provider === 'vendor_b' ? 'e.g. claude-sonnet-4' : provider === 'custom' ? 'e.g. llama3.1:8b' : 'e.g. gpt-4o-mini'}
+          hint={
+            provider === 'vendor_b'
+              ? 'e.g. claude-sonnet-4'
+              : provider === 'custom'
+                ? 'e.g. llama3.1:8b'
+                : 'e.g. gpt-4o-mini'
+          }
           required
         >
           <input name="model_id" value={modelId} onChange={(e) => setModelId(e.target.value)} maxLength={200} />
@@ -96,17 +102,44 @@ export function ModelForm({ record, readOnly, onDone }: ResourceFormProps<Model>
         <Field
           label="API base URL"
           error={errorFor(fieldErrors, 'api_base')}
-          hint={provider === 'custom' ? 'Required: e.g. http://localhost:11434/v1' : 'Optional: leave empty for the vendor default.'}
+          hint={
+            provider === 'custom'
+              ? 'Required: e.g. http://localhost:11434/v1'
+              : 'Optional: leave empty for the vendor default.'
+          }
           required={provider === 'custom'}
         >
-          <input name="api_base" type="url" inputMode="url" value={apiBase} onChange={(e) => setApiBase(e.target.value)} placeholder="https://…" />
+          <input
+            name="api_base"
+            type="url"
+            inputMode="url"
+            value={apiBase}
+            onChange={(e) => setApiBase(e.target.value)}
+            placeholder="https://…"
+          />
         </Field>
         <div className="field-row">
           <Field label="Temperature" error={errorFor(fieldErrors, 'temperature')} hint="0 – 2">
-            <input name="temperature" type="number" min={0} max={2} step={0.1} value={temperature} onChange={(e) => setTemperature(e.target.value)} />
+            <input
+              name="temperature"
+              type="number"
+              min={0}
+              max={2}
+              step={0.1}
+              value={temperature}
+              onChange={(e) => setTemperature(e.target.value)}
+            />
           </Field>
           <Field label="Max tokens" error={errorFor(fieldErrors, 'max_tokens')} hint="1 – 200000">
-            <input name="max_tokens" type="number" min={1} max={200000} step={1} value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} />
+            <input
+              name="max_tokens"
+              type="number"
+              min={1}
+              max={200000}
+              step={1}
+              value={maxTokens}
+              onChange={(e) => setMaxTokens(e.target.value)}
+            />
           </Field>
         </div>
         {!readOnly && (
@@ -119,7 +152,14 @@ export function ModelForm({ record, readOnly, onDone }: ResourceFormProps<Model>
                 : 'Optional. Stored encrypted and never shown again. Without it the server key for this vendor is used.'
             }
           >
-            <input name="api_key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder={record?.has_api_key ? '•••••••• key stored' : ''} />
+            <input
+              name="api_key"
+              type="password"
+              autoComplete="off"
+              value={apiKey}
+              onChange={(e) => setApiKey(e.target.value)}
+              placeholder={record?.has_api_key ? '•••••••• key stored' : ''}
+            />
           </Field>
         )}
         {record?.has_api_key && (

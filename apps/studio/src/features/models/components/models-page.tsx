@@ -27,7 +27,8 @@ export function ModelsPage() {
         { header: 'Model', cell: (m) => <code>{m.model_id}</code> },
         {
           header: 'Key',
-          cell: (m) => (m.has_api_key ? <Badge kind="success">key stored</Badge> : <span className="muted">server key</span>),
+          cell: (m) =>
+            m.has_api_key ? <Badge kind="success">key stored</Badge> : <span className="muted">server key</span>,
         },
       ]}
     />

@@ -16,13 +16,25 @@ import { useSkills } from '../../skills/hooks/use-skills';
 import { useWorkflows } from '../../workflows/hooks/use-workflows';
 import { useAgentStatus } from '../hooks/use-status';
 
-function CountCard({ title, to, query, hint }: { title: string; to: string; query: UseQueryResult<{ is_system: boolean }[]>; hint: string }) {
+function CountCard({
+  title,
+  to,
+  query,
+  hint,
+}: {
+  title: string;
+  to: string;
+  query: UseQueryResult<{ is_system: boolean }[]>;
+  hint: string;
+}) {
   const own = query.data?.filter((r) => !r.is_system).length ?? 0;
   const system = query.data?.filter((r) => r.is_system).length ?? 0;
   return (
     <Link to={to} className="card card-link" data-testid={`count-${title.toLowerCase()}`}>
       <span className="card-label">{title}</span>
-      <span className="card-count">{query.isPending ? <Spinner label={`Loading ${title}`} /> : query.isError ? '—' : query.data.length}</span>
+      <span className="card-count">
+        {query.isPending ? <Spinner label={`Loading ${title}`} /> : query.isError ? '—' : query.data.length}
+      </span>
       <span className="muted small">
         {query.isError ? errorMessage(query.error) : query.data ? `${own} yours · ${system} system` : hint}
       </span>
@@ -57,26 +69,44 @@ export function OverviewPage() {
   };
 
   const steps = [
-    { done: (models.data?.some((m) => !m.is_system) ?? false), label: 'Bind a model', to: '/studio/models', optional: true },
-    { done: (skills.data?.some((s) => !s.is_system) ?? false), label: 'Write a skill', to: '/studio/skills' },
-    { done: (agents.data?.some((a) => !a.is_system) ?? false), label: 'Create an agent', to: '/studio/agents' },
-    { done: (workflows.data?.some((w) => !w.is_system) ?? false), label: 'Create or clone a workflow', to: '/studio/workflows' },
+    {
+      done: models.data?.some((m) => !m.is_system) ?? false,
+      label: 'Bind a model',
+      to: '/studio/models',
+      optional: true,
+    },
+    { done: skills.data?.some((s) => !s.is_system) ?? false, label: 'Write a skill', to: '/studio/skills' },
+    { done: agents.data?.some((a) => !a.is_system) ?? false, label: 'Create an agent', to: '/studio/agents' },
+    {
+      done: workflows.data?.some((w) => !w.is_system) ?? false,
+      label: 'Create or clone a workflow',
+      to: '/studio/workflows',
+    },
   ];
   const firstWorkflow = workflows.data?.find((w) => !w.is_system) ?? workflows.data?.[0];
 
   return (
     <div className="page" data-testid="overview-page">
-      <PageHeader title={`Welcome${me.data ? `, ${me.data.username}` : ''}`} subtitle="Design agents and staged workflows, then run them on your projects." />
+      <PageHeader
+        title={`Welcome${me.data ? `, ${me.data.username}` : ''}`}
+        subtitle="Design agents and staged workflows, then run them on your projects."
+      />
       {firstRun && starter && (
         <section className="panel first-run" aria-labelledby="first-run-title" data-testid="first-project">
           <div>
             <h2 id="first-run-title">Run your first project</h2>
             <p className="muted">
-              A project on “{starter.name}”: describe your idea, and the {starter.stages[0]} stage's agent writes the first document into the project's
-              files. Nothing to set up first — the server's model answers.
+              A project on “{starter.name}”: describe your idea, and the {starter.stages[0]} stage's agent writes the
+              first document into the project's files. Nothing to set up first — the server's model answers.
             </p>
           </div>
-          <button type="button" className="btn btn-primary btn-large" onClick={startFirst} disabled={createProject.isPending} data-testid="first-project-start">
+          <button
+            type="button"
+            className="btn btn-primary btn-large"
+            onClick={startFirst}
+            disabled={createProject.isPending}
+            data-testid="first-project-start"
+          >
             {createProject.isPending ? 'Creating…' : 'Start my first project'}
           </button>
         </section>
@@ -108,14 +138,15 @@ export function OverviewPage() {
               </p>
               {status.data.provider === 'offline' && (
                 <p className="muted small">
-                  No language model is configured on the server: the built-in offline provider runs every flow deterministically, without a network. Bind a
-                  model or set <code>LLM_PROVIDER</code> to use a real one.
+                  No language model is configured on the server: the built-in offline provider runs every flow
+                  deterministically, without a network. Bind a model or set <code>LLM_PROVIDER</code> to use a real one.
                 </p>
               )}
               <p className="chips">
                 {(['vendor_a', 'vendor_b', 'custom'] as const).map((k) => (
                   <Badge key={k} kind={status.data.configured?.[k] ? 'success' : 'neutral'}>
-                    {k === 'vendor_a' ? 'OpenAI key' : k === 'vendor_b' ? 'Anthropic key' : 'Custom endpoint'}: {status.data.configured?.[k] ? 'yes' : 'no'}
+                    {k === 'vendor_a' ? 'OpenAI key' : k === 'vendor_b' ? 'Anthropic key' : 'Custom endpoint'}:{' '}
+                    {status.data.configured?.[k] ? 'yes' : 'no'}
                   </Badge>
                 ))}
               </p>
@@ -129,14 +160,23 @@ export function OverviewPage() {
           <ol className="checklist">
             {steps.map((s) => (
               <li key={s.label} className={s.done ? 'done' : ''}>
-                {s.done ? <Icon name="check" size={14} className="check-done" /> : <span className="check-open" aria-hidden="true" />} <Link to={s.to}>{s.label}</Link>
+                {s.done ? (
+                  <Icon name="check" size={14} className="check-done" />
+                ) : (
+                  <span className="check-open" aria-hidden="true" />
+                )}{' '}
+                <Link to={s.to}>{s.label}</Link>
                 {s.optional && <span className="muted small"> (optional — the server default works)</span>}
                 {s.done && <span className="sr-only"> (done)</span>}
               </li>
             ))}
             <li>
               <Icon name="play" size={12} />{' '}
-              {firstWorkflow ? <Link to={`/studio/workflows/${firstWorkflow.id}/run`}>Run “{firstWorkflow.name}” on a project</Link> : 'Run a workflow on a project'}
+              {firstWorkflow ? (
+                <Link to={`/studio/workflows/${firstWorkflow.id}/run`}>Run “{firstWorkflow.name}” on a project</Link>
+              ) : (
+                'Run a workflow on a project'
+              )}
             </li>
           </ol>
         </section>

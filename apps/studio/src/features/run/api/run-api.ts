@@ -30,20 +30,31 @@ export const runApi = {
   packs: (signal?: AbortSignal) => http.get<AgentWorkflowsResponse>('/agent/workflows', { signal }),
   projects: (signal?: AbortSignal) => http.get<Project[]>(projectsBase, { signal }),
   createProject: (input: ProjectInput) => http.post<Project>(projectsBase, input),
-  renameProject: (slug: string, name: string) => http.patch<Project>(`${projectsBase}/${encodeURIComponent(slug)}`, { name }),
+  renameProject: (slug: string, name: string) =>
+    http.patch<Project>(`${projectsBase}/${encodeURIComponent(slug)}`, { name }),
   deleteProject: (slug: string) => http.del<void>(`${projectsBase}/${encodeURIComponent(slug)}`),
-  deleteFile: (slug: string, path: string) => http.del<void>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`),
-  state: (slug: string, signal?: AbortSignal) => http.get<WorkflowState>(`/agent/workflows/${encodeURIComponent(slug)}`, { signal }),
-  bind: (slug: string, input: BindWorkflowInput) => http.put<WorkflowState>(`/agent/workflows/${encodeURIComponent(slug)}`, input),
+  deleteFile: (slug: string, path: string) =>
+    http.del<void>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`),
+  state: (slug: string, signal?: AbortSignal) =>
+    http.get<WorkflowState>(`/agent/workflows/${encodeURIComponent(slug)}`, { signal }),
+  bind: (slug: string, input: BindWorkflowInput) =>
+    http.put<WorkflowState>(`/agent/workflows/${encodeURIComponent(slug)}`, input),
   history: (slug: string, before: number | string | null, signal?: AbortSignal) =>
     http.get<HistoryPage>(withQuery(`/agent/history/${encodeURIComponent(slug)}`, { before, limit: 50 }), { signal }),
-  files: (slug: string, signal?: AbortSignal) => http.get<WorkspaceFile[]>(`${projectsBase}/${encodeURIComponent(slug)}/files`, { signal }),
+  files: (slug: string, signal?: AbortSignal) =>
+    http.get<WorkspaceFile[]>(`${projectsBase}/${encodeURIComponent(slug)}/files`, { signal }),
   file: (slug: string, path: string, signal?: AbortSignal) =>
     http.get<FileContent>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`, { signal }),
   fileAt: (slug: string, path: string, revision: number, signal?: AbortSignal) =>
-    http.get<FileContent>(withQuery(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`, { revision }), { signal }),
+    http.get<FileContent>(
+      withQuery(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}`, { revision }),
+      { signal },
+    ),
   revisions: (slug: string, path: string, signal?: AbortSignal) =>
-    http.get<FileRevision[] | { revisions: FileRevision[] }>(`${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}/revisions`, { signal }),
+    http.get<FileRevision[] | { revisions: FileRevision[] }>(
+      `${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}/revisions`,
+      { signal },
+    ),
   cancelRun: (runId: string) => http.post<unknown>(`/agent/runs/${encodeURIComponent(runId)}/cancel`),
 };
 

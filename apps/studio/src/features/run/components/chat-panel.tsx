@@ -25,7 +25,11 @@ function HistoryItem({ m }: { m: HistoryMessage }) {
     );
   }
   return (
-    <div className={`msg msg-assistant${m.state === 'interrupted' ? ' msg-interrupted' : ''}`} data-testid="chat-message" data-role={m.role}>
+    <div
+      className={`msg msg-assistant${m.state === 'interrupted' ? ' msg-interrupted' : ''}`}
+      data-testid="chat-message"
+      data-role={m.role}
+    >
       {tools.length > 0 && (
         <div className="tool-list">
           {tools.map((t, i) => (
@@ -39,14 +43,25 @@ function HistoryItem({ m }: { m: HistoryMessage }) {
         </div>
       )}
       <div className="msg-meta">
-        {m.node_key && <code>{m.node_key}</code>} {m.stage && <span className="chip chip-small">{m.stage}</span>} {formatTime(m.created_at)}
+        {m.node_key && <code>{m.node_key}</code>} {m.stage && <span className="chip chip-small">{m.stage}</span>}{' '}
+        {formatTime(m.created_at)}
         {m.state === 'interrupted' && <span className="badge badge-warning">interrupted</span>}
       </div>
     </div>
   );
 }
 
-function LiveTurn({ turn, streaming, reconnecting, onDismiss }: { turn: Turn; streaming: boolean; reconnecting: boolean; onDismiss: () => void }) {
+function LiveTurn({
+  turn,
+  streaming,
+  reconnecting,
+  onDismiss,
+}: {
+  turn: Turn;
+  streaming: boolean;
+  reconnecting: boolean;
+  onDismiss: () => void;
+}) {
   const lastText = [...turn.items].reverse().find((i) => i.kind === 'text');
   return (
     <div className="live-turn" data-testid="live-turn" data-status={turn.status} aria-busy={turn.status === 'running'}>
@@ -64,14 +79,28 @@ function LiveTurn({ turn, streaming, reconnecting, onDismiss }: { turn: Turn; st
               return (
                 <div key={it.key} className="msg-bubble" data-testid="assistant-text">
                   <Markdown text={it.text} />
-                  {streaming && it === lastText && turn.status === 'running' && <span className="caret" aria-hidden="true" />}
+                  {streaming && it === lastText && turn.status === 'running' && (
+                    <span className="caret" aria-hidden="true" />
+                  )}
                 </div>
               );
             case 'tool':
-              return <ToolCard key={it.key} name={it.name} args={it.arguments} result={it.result} pending={turn.status === 'running'} />;
+              return (
+                <ToolCard
+                  key={it.key}
+                  name={it.name}
+                  args={it.arguments}
+                  result={it.result}
+                  pending={turn.status === 'running'}
+                />
+              );
             case 'activity':
               return (
-                <div key={it.key} className={`activity activity-${it.tone}`} data-testid={it.tone === 'agent' ? 'agent-activity' : 'activity'}>
+                <div
+                  key={it.key}
+                  className={`activity activity-${it.tone}`}
+                  data-testid={it.tone === 'agent' ? 'agent-activity' : 'activity'}
+                >
                   {it.text}
                 </div>
               );
@@ -83,7 +112,12 @@ function LiveTurn({ turn, streaming, reconnecting, onDismiss }: { turn: Turn; st
               );
             case 'error':
               return (
-                <Alert key={it.key} kind="error" testId="chat-error" title={it.code === 'connection' ? 'Connection lost' : `Error: ${it.code}`}>
+                <Alert
+                  key={it.key}
+                  kind="error"
+                  testId="chat-error"
+                  title={it.code === 'connection' ? 'Connection lost' : `Error: ${it.code}`}
+                >
                   {it.message}
                 </Alert>
               );
@@ -181,7 +215,12 @@ export function ChatPanel({
         data-testid="chat-log"
       >
         {history.hasNextPage && (
-          <button type="button" className="btn btn-small load-earlier" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
+          <button
+            type="button"
+            className="btn btn-small load-earlier"
+            onClick={() => void history.fetchNextPage()}
+            disabled={history.isFetchingNextPage}
+          >
             {history.isFetchingNextPage ? 'Loading…' : 'Load earlier messages'}
           </button>
         )}
@@ -192,7 +231,9 @@ export function ChatPanel({
         ) : history.isError ? (
           <ErrorState error={history.error} onRetry={() => void history.refetch()} title="Could not load the history" />
         ) : messages.length === 0 && !turn ? (
-          <EmptyState title="No messages yet">Ask the stage's agent to do something, e.g. “Draft the product brief”.</EmptyState>
+          <EmptyState title="No messages yet">
+            Ask the stage's agent to do something, e.g. “Draft the product brief”.
+          </EmptyState>
         ) : (
           messages.map((m) => <HistoryItem key={m.id} m={m} />)
         )}

@@ -45,7 +45,17 @@ function Diff({ before, after }: { before: string; after: string }) {
   );
 }
 
-export function FileDialog({ slug, path, onClose, onDelete }: { slug: string; path: string | null; onClose: () => void; onDelete: (path: string) => void }) {
+export function FileDialog({
+  slug,
+  path,
+  onClose,
+  onDelete,
+}: {
+  slug: string;
+  path: string | null;
+  onClose: () => void;
+  onDelete: (path: string) => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [view, setView] = useState<'preview' | 'source'>('preview');
@@ -81,25 +91,55 @@ export function FileDialog({ slug, path, onClose, onDelete }: { slug: string; pa
             <h2 id={titleId} className="file-dialog-path" data-testid="file-dialog-path">
               {path}
             </h2>
-            <span className="muted small">{current ? `revision ${current.revision} · ${formatBytes(new Blob([current.content]).size)}` : ''}</span>
+            <span className="muted small">
+              {current ? `revision ${current.revision} · ${formatBytes(new Blob([current.content]).size)}` : ''}
+            </span>
             <div className="row-actions">
               {markdown && (
                 <div className="segmented" role="group" aria-label="View">
-                  <button type="button" className={`btn btn-small${view === 'preview' ? ' active' : ''}`} aria-pressed={view === 'preview'} onClick={() => setView('preview')}>
+                  <button
+                    type="button"
+                    className={`btn btn-small${view === 'preview' ? ' active' : ''}`}
+                    aria-pressed={view === 'preview'}
+                    onClick={() => setView('preview')}
+                  >
                     Preview
                   </button>
-                  <button type="button" className={`btn btn-small${view === 'source' ? ' active' : ''}`} aria-pressed={view === 'source'} onClick={() => setView('source')} data-testid="file-view-source">
+                  <button
+                    type="button"
+                    className={`btn btn-small${view === 'source' ? ' active' : ''}`}
+                    aria-pressed={view === 'source'}
+                    onClick={() => setView('source')}
+                    data-testid="file-view-source"
+                  >
                     Source
                   </button>
                 </div>
               )}
-              <button type="button" className="btn btn-small" disabled={!current} onClick={() => current && downloadText(path, current.content)} data-testid="file-download">
+              <button
+                type="button"
+                className="btn btn-small"
+                disabled={!current}
+                onClick={() => current && downloadText(path, current.content)}
+                data-testid="file-download"
+              >
                 Download
               </button>
-              <button type="button" className="btn btn-small btn-danger-ghost" onClick={() => onDelete(path)} data-testid="file-dialog-delete">
+              <button
+                type="button"
+                className="btn btn-small btn-danger-ghost"
+                onClick={() => onDelete(path)}
+                data-testid="file-dialog-delete"
+              >
                 Delete
               </button>
-              <button type="button" className="btn btn-small" onClick={onClose} data-testid="file-dialog-close" autoFocus>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={onClose}
+                data-testid="file-dialog-close"
+                autoFocus
+              >
                 Close
               </button>
             </div>
@@ -114,7 +154,13 @@ export function FileDialog({ slug, path, onClose, onDelete }: { slug: string; pa
                       Back to the file
                     </button>
                   </p>
-                  {older.isPending || !current ? <Spinner /> : older.isError ? <p className="field-error">{errorMessage(older.error)}</p> : <Diff before={older.data.content} after={current.content} />}
+                  {older.isPending || !current ? (
+                    <Spinner />
+                  ) : older.isError ? (
+                    <p className="field-error">{errorMessage(older.error)}</p>
+                  ) : (
+                    <Diff before={older.data.content} after={current.content} />
+                  )}
                 </>
               ) : file.isPending ? (
                 <Spinner />
@@ -150,7 +196,13 @@ export function FileDialog({ slug, path, onClose, onDelete }: { slug: string; pa
                           onClick={() => setCompare(r.revision)}
                           data-testid="revision-item"
                           data-revision={r.revision}
-                          title={isCurrent ? 'The current revision' : deleted ? 'The file was deleted here' : `Compare revision ${r.revision} with the current one`}
+                          title={
+                            isCurrent
+                              ? 'The current revision'
+                              : deleted
+                                ? 'The file was deleted here'
+                                : `Compare revision ${r.revision} with the current one`
+                          }
                         >
                           <strong>rev {r.revision}</strong>
                           {r.change && <span className="muted"> {r.change}</span>}

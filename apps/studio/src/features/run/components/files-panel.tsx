@@ -49,7 +49,9 @@ function Tree({
               <span className="file-name">
                 <Icon name="file" size={13} /> {c.name}
               </span>
-              {changed.has(c.path) && <span className="file-changed" aria-label="changed in this session" title="Changed in this session" />}
+              {changed.has(c.path) && (
+                <span className="file-changed" aria-label="changed in this session" title="Changed in this session" />
+              )}
               <span className="file-size">{formatBytes(c.file.size)}</span>
             </button>
           </li>
@@ -76,7 +78,14 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
     <aside className="files-panel" aria-label="Workspace files" data-testid="files-panel">
       <div className="panel-head">
         <h2 className="panel-title">Files</h2>
-        <button type="button" className="btn btn-small" onClick={() => void files.refetch()} disabled={files.isFetching} aria-label="Refresh files" data-testid="files-refresh">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => void files.refetch()}
+          disabled={files.isFetching}
+          aria-label="Refresh files"
+          data-testid="files-refresh"
+        >
           {files.isFetching ? <Spinner label="Refreshing" /> : <Icon name="refresh" size={14} />}
         </button>
       </div>
@@ -103,7 +112,13 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
               {file.data ? `rev ${file.data.revision}` : ''}
               {selectedMeta ? ` · ${formatBytes(selectedMeta.size)} · ${formatDate(selectedMeta.updated_at)}` : ''}
             </span>
-            <button type="button" className="btn btn-small" onClick={() => setLarge(selected)} data-testid="file-open-large" title="Open in a large view with revisions, diff and download">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => setLarge(selected)}
+              data-testid="file-open-large"
+              title="Open in a large view with revisions, diff and download"
+            >
               Open
             </button>
             <button
@@ -127,7 +142,9 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
             </div>
           ) : file.isError ? (
             <p className="field-error" role="alert">
-              {isApiError(file.error) && file.error.status === 404 ? 'This file no longer exists.' : errorMessage(file.error)}
+              {isApiError(file.error) && file.error.status === 404
+                ? 'This file no longer exists.'
+                : errorMessage(file.error)}
             </p>
           ) : isMarkdownPath(selected) ? (
             <Markdown text={file.data.content} className="file-content file-markdown" testId="file-content" />
@@ -136,7 +153,11 @@ export function FilesPanel({ projectSlug, changed }: { projectSlug: string; chan
               {file.data.content}
             </pre>
           )}
-          <details className="revisions" open={showRevisions} onToggle={(e) => setShowRevisions((e.target as HTMLDetailsElement).open)}>
+          <details
+            className="revisions"
+            open={showRevisions}
+            onToggle={(e) => setShowRevisions((e.target as HTMLDetailsElement).open)}
+          >
             <summary>Revisions</summary>
             {revisions.isPending ? (
               showRevisions && <Spinner />

@@ -6,7 +6,15 @@ import { useToast } from '../../../shared/components/toast';
 import { errorMessage } from '../../../shared/http';
 import { useDeleteProject, useForgetProject, useRenameProject } from '../hooks/use-run-data';
 
-export function ProjectActions({ project, busy, onDeleted }: { project: Project; busy: boolean; onDeleted: () => void }) {
+export function ProjectActions({
+  project,
+  busy,
+  onDeleted,
+}: {
+  project: Project;
+  busy: boolean;
+  onDeleted: () => void;
+}) {
   const toast = useToast();
   const rename = useRenameProject();
   const remove = useDeleteProject();
@@ -34,9 +42,21 @@ export function ProjectActions({ project, busy, onDeleted }: { project: Project;
       <form className="project-create" onSubmit={submit} data-testid="project-rename-form">
         <label className="inline-field">
           <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus required data-testid="project-rename-name" />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={200}
+            autoFocus
+            required
+            data-testid="project-rename-name"
+          />
         </label>
-        <button type="submit" className="btn btn-primary btn-small" disabled={rename.isPending || !name.trim()} data-testid="project-rename-save">
+        <button
+          type="submit"
+          className="btn btn-primary btn-small"
+          disabled={rename.isPending || !name.trim()}
+          data-testid="project-rename-save"
+        >
           {rename.isPending ? 'Saving…' : 'Save'}
         </button>
         <button type="button" className="btn btn-small" onClick={() => setEditing(false)}>

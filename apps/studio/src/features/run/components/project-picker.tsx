@@ -54,7 +54,9 @@ export function ProjectPicker({
           disabled={loading}
           data-testid="project-select"
         >
-          <option value="">{loading ? 'Loading…' : projects.length ? '— choose a project —' : '— no projects yet —'}</option>
+          <option value="">
+            {loading ? 'Loading…' : projects.length ? '— choose a project —' : '— no projects yet —'}
+          </option>
           {projects.map((p) => (
             <option key={p.id} value={p.slug}>
               {p.name && p.name !== p.slug ? `${p.name} (${p.slug})` : p.slug}
@@ -63,14 +65,27 @@ export function ProjectPicker({
           {!known && value && <option value={value}>{value}</option>}
         </select>
       </label>
-      <button type="button" className="btn btn-small" onClick={() => setOpen((v) => !v)} aria-expanded={open} data-testid="project-new">
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => setOpen((v) => !v)}
+        aria-expanded={open}
+        data-testid="project-new"
+      >
         New project
       </button>
       {open && (
         <form className="project-create" onSubmit={submit} data-testid="project-create-form">
           <label className="inline-field">
             <span>Name</span>
-            <input value={name} onChange={(e) => setName(e.target.value)} placeholder="My product" autoFocus data-testid="project-name" maxLength={200} />
+            <input
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="My product"
+              autoFocus
+              data-testid="project-name"
+              maxLength={200}
+            />
           </label>
           <label className="inline-field">
             <span>Slug</span>
@@ -82,11 +97,18 @@ export function ProjectPicker({
               }}
               pattern="[a-z0-9\-]{1,64}"
               required
-              aria-invalid={!!errorFor(fieldErrors, 'slug') || (effectiveSlug !== '' && !/^[a-z0-9-]{1,64}$/.test(effectiveSlug))}
+              aria-invalid={
+                !!errorFor(fieldErrors, 'slug') || (effectiveSlug !== '' && !/^[a-z0-9-]{1,64}$/.test(effectiveSlug))
+              }
               data-testid="project-slug"
             />
           </label>
-          <button type="submit" className="btn btn-primary btn-small" disabled={creating || !effectiveSlug} data-testid="project-create">
+          <button
+            type="submit"
+            className="btn btn-primary btn-small"
+            disabled={creating || !effectiveSlug}
+            data-testid="project-create"
+          >
             {creating ? 'Creating…' : 'Create'}
           </button>
           {createError != null && (

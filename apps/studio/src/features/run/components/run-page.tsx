@@ -136,12 +136,25 @@ export function RunPage() {
   };
 
   // ---------------------------------------------------------------- render
-  if (packs.isPending) return <div className="page"><Loading label="Loading workflows…" /></div>;
-  if (packs.isError) return <div className="page"><ErrorState error={packs.error} onRetry={() => void packs.refetch()} /></div>;
+  if (packs.isPending)
+    return (
+      <div className="page">
+        <Loading label="Loading workflows…" />
+      </div>
+    );
+  if (packs.isError)
+    return (
+      <div className="page">
+        <ErrorState error={packs.error} onRetry={() => void packs.refetch()} />
+      </div>
+    );
   if (!pack) {
     return (
       <div className="page">
-        <ErrorState title="Workflow not found" error={new Error('This workflow does not exist or is not visible to you.')} />
+        <ErrorState
+          title="Workflow not found"
+          error={new Error('This workflow does not exist or is not visible to you.')}
+        />
         <p>
           <Link to="/studio/workflows">Back to workflows</Link>
         </p>
@@ -218,7 +231,8 @@ export function RunPage() {
 
       {!slug ? (
         <EmptyState title="Choose a project" action={null}>
-          Pick one of your projects above, or create a new one: it gets its own workspace files, chat history and stage, bound to “{pack.name}”.
+          Pick one of your projects above, or create a new one: it gets its own workspace files, chat history and stage,
+          bound to “{pack.name}”.
         </EmptyState>
       ) : state.isPending ? (
         <Loading label="Loading the project…" />
@@ -226,7 +240,15 @@ export function RunPage() {
         <EmptyState
           title={`Project “${slug}” is not bound yet`}
           action={
-            <button type="button" className="btn btn-primary" onClick={() => void bindTo(pack, pack.stages[0] ?? '', slug).catch((e) => toast.show(errorMessage(e), 'error'))} disabled={bind.isPending} data-testid="bind-project">
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() =>
+                void bindTo(pack, pack.stages[0] ?? '', slug).catch((e) => toast.show(errorMessage(e), 'error'))
+              }
+              disabled={bind.isPending}
+              data-testid="bind-project"
+            >
               Bind to “{pack.name}”
             </button>
           }
@@ -244,11 +266,19 @@ export function RunPage() {
               title={`“${slug}” is bound to ${boundPack ? `“${boundPack.name}”` : `pack #${state.data.pack_id}`}`}
               action={
                 <div className="row-actions">
-                  <button type="button" className="btn btn-small btn-primary" onClick={() => void onPackChange(pack.pack_id)} disabled={busy}>
+                  <button
+                    type="button"
+                    className="btn btn-small btn-primary"
+                    onClick={() => void onPackChange(pack.pack_id)}
+                    disabled={busy}
+                  >
                     Bind to “{pack.name}”
                   </button>
                   {boundPack && (
-                    <Link className="btn btn-small" to={`/studio/workflows/${boundPack.pack_id}/run?project=${encodeURIComponent(slug)}`}>
+                    <Link
+                      className="btn btn-small"
+                      to={`/studio/workflows/${boundPack.pack_id}/run?project=${encodeURIComponent(slug)}`}
+                    >
                       Open its pack
                     </Link>
                   )}
@@ -259,7 +289,13 @@ export function RunPage() {
             </Alert>
           )}
           <div className="stage-bar">
-            <StageStrip stages={stages} current={current} disabled={busy} onSelect={pickStage} gateAfter={gate?.stage ?? null} />
+            <StageStrip
+              stages={stages}
+              current={current}
+              disabled={busy}
+              onSelect={pickStage}
+              gateAfter={gate?.stage ?? null}
+            />
             <button
               type="button"
               className="btn"
@@ -277,7 +313,13 @@ export function RunPage() {
               testId="gate-banner"
               title={`Gate before ${gate.next_stage}`}
               action={
-                <button type="button" className="btn btn-primary btn-small" onClick={advance} disabled={busy} data-testid="gate-approve">
+                <button
+                  type="button"
+                  className="btn btn-primary btn-small"
+                  onClick={advance}
+                  disabled={busy}
+                  data-testid="gate-approve"
+                >
                   Approve and advance
                 </button>
               }
@@ -299,7 +341,8 @@ export function RunPage() {
             }}
           >
             <p>
-              The project is at <strong>{current}</strong>. Its files and history stay; the next message goes to the {backTo} stage's agent, and a pending gate is cleared.
+              The project is at <strong>{current}</strong>. Its files and history stay; the next message goes to the{' '}
+              {backTo} stage's agent, and a pending gate is cleared.
             </p>
           </ConfirmDialog>
           {chat.notice && (

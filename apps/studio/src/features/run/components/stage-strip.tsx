@@ -33,7 +33,9 @@ export function StageStrip({
               >
                 <span className="stage-index">{i < currentIndex ? <Icon name="check" size={12} /> : i + 1}</span>
                 <span className="stage-name">{s}</span>
-                {gateAfter === s && <Icon name="gate" size={14} className="stage-gate" title="Gate waiting for approval" />}
+                {gateAfter === s && (
+                  <Icon name="gate" size={14} className="stage-gate" title="Gate waiting for approval" />
+                )}
               </button>
             </li>
           );

@@ -49,13 +49,20 @@ export function useHistory(slug: string | null) {
     queryKey: runKeys.history(slug ?? ''),
     queryFn: ({ pageParam, signal }) => runApi.history(slug!, pageParam, signal),
     initialPageParam: null as number | string | null,
-    getNextPageParam: (last) => (last.next_before === null || last.next_before === undefined || last.messages.length === 0 ? undefined : last.next_before),
+    getNextPageParam: (last) =>
+      last.next_before === null || last.next_before === undefined || last.messages.length === 0
+        ? undefined
+        : last.next_before,
     enabled: !!slug,
   });
 }
 
 export function useFiles(slug: string | null) {
-  return useQuery({ queryKey: runKeys.fileList(slug ?? ''), queryFn: ({ signal }) => runApi.files(slug!, signal), enabled: !!slug });
+  return useQuery({
+    queryKey: runKeys.fileList(slug ?? ''),
+    queryFn: ({ signal }) => runApi.files(slug!, signal),
+    enabled: !!slug,
+  });
 }
 
 export function useFile(slug: string | null, path: string | null) {

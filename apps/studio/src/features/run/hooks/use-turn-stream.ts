@@ -43,7 +43,11 @@ export function useTurnStream(projectSlug: string | null) {
         }
         case 'stage': {
           const d = ev.data as StreamEventData['stage'];
-          patchState({ stage: d.to, ...(Array.isArray(d.stages) && d.stages.length ? { stages: d.stages } : {}), awaiting_gate: null });
+          patchState({
+            stage: d.to,
+            ...(Array.isArray(d.stages) && d.stages.length ? { stages: d.stages } : {}),
+            awaiting_gate: null,
+          });
           break;
         }
         case 'awaiting_gate':
@@ -104,7 +108,9 @@ export function useTurnStream(projectSlug: string | null) {
     if (stream.state.status !== 'failed') return;
     const slug = slugRef.current;
     if (stream.state.httpStatus === 409 && stream.state.errorCode?.includes('turn_in_progress') && slug) {
-      setNotice('Another turn is still running on this project: it is shown below. Send your message when it has finished.');
+      setNotice(
+        'Another turn is still running on this project: it is shown below. Send your message when it has finished.',
+      );
       setTurn(null);
       void runApi.state(slug).then(
         (st) => {
@@ -156,5 +162,15 @@ export function useTurnStream(projectSlug: string | null) {
     setChangedPaths(new Set());
   }, [projectSlug, stopStream]);
 
-  return { turn, send, attach, notice, stop, dismiss, streaming: stream.active, streamState: stream.state, changedPaths };
+  return {
+    turn,
+    send,
+    attach,
+    notice,
+    stop,
+    dismiss,
+    streaming: stream.active,
+    streamState: stream.state,
+    changedPaths,
+  };
 }

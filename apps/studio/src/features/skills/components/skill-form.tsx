@@ -55,8 +55,18 @@ export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>
         <Field label="Description" error={errorFor(fieldErrors, 'description')}>
           <input name="description" value={description} onChange={(e) => setDescription(e.target.value)} />
         </Field>
-        <Field label="Prompt (Markdown)" error={errorFor(fieldErrors, 'prompt_md')} hint="Appended to the agent's system prompt.">
-          <textarea name="prompt_md" rows={10} className="mono" value={prompt} onChange={(e) => setPrompt(e.target.value)} />
+        <Field
+          label="Prompt (Markdown)"
+          error={errorFor(fieldErrors, 'prompt_md')}
+          hint="Appended to the agent's system prompt."
+        >
+          <textarea
+            name="prompt_md"
+            rows={10}
+            className="mono"
+            value={prompt}
+            onChange={(e) => setPrompt(e.target.value)}
+          />
         </Field>
         <CheckboxGroup<ToolName>
           legend="Allowed tools"
@@ -67,7 +77,11 @@ export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>
           error={errorFor(fieldErrors, 'tool_allowlist')}
           disabled={readOnly}
         />
-        <Field label="Artifact hint" error={errorFor(fieldErrors, 'artifact_hint')} hint="The file this skill usually produces, e.g. docs/prd.md">
+        <Field
+          label="Artifact hint"
+          error={errorFor(fieldErrors, 'artifact_hint')}
+          hint="The file this skill usually produces, e.g. docs/prd.md"
+        >
           <input name="artifact_hint" value={artifactHint} onChange={(e) => setArtifactHint(e.target.value)} />
         </Field>
       </fieldset>

@@ -21,7 +21,10 @@ export function SkillsPage() {
       emptyText="Write a skill: a Markdown prompt overlay plus the workspace tools it may use."
       columns={[
         { header: 'Name', cell: (s) => <strong>{s.name}</strong> },
-        { header: 'Description', cell: (s) => <span className="clamp">{s.description || <span className="muted">—</span>}</span> },
+        {
+          header: 'Description',
+          cell: (s) => <span className="clamp">{s.description || <span className="muted">—</span>}</span>,
+        },
         {
           header: 'Tools',
           cell: (s) =>

@@ -8,7 +8,13 @@ import { useCreateWorkflow } from '../hooks/use-workflows';
 import { parseStages, SLUG_MESSAGE, SLUG_RE, stagesProblem } from '../workflow-form-rules';
 import { WorkflowDescriptionField, WorkflowNameField, WorkflowSlugField, WorkflowStagesField } from './workflow-fields';
 
-export function CreateWorkflowForm({ onCreated, onCancel }: { onCreated: (w: Workflow) => void; onCancel: () => void }) {
+export function CreateWorkflowForm({
+  onCreated,
+  onCancel,
+}: {
+  onCreated: (w: Workflow) => void;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState('');
   const [slug, setSlug] = useState('');
   const [description, setDescription] = useState('');
@@ -57,7 +63,11 @@ export function CreateWorkflowForm({ onCreated, onCancel }: { onCreated: (w: Wor
       )}
       <WorkflowNameField value={name} onChange={setName} error={errorFor(fieldErrors, 'name')} />
       <WorkflowSlugField value={slug} onChange={setSlug} error={errorFor(fieldErrors, 'slug')} name={name} />
-      <WorkflowDescriptionField value={description} onChange={setDescription} error={errorFor(fieldErrors, 'description')} />
+      <WorkflowDescriptionField
+        value={description}
+        onChange={setDescription}
+        error={errorFor(fieldErrors, 'description')}
+      />
       <Field label="Domain" error={domainKind !== 'custom' ? errorFor(fieldErrors, 'domain') : undefined}>
         <select name="domain" value={domainKind} onChange={(e) => setDomainKind(e.target.value as typeof domainKind)}>
           <option value="pdlc">pdlc — product development</option>
@@ -68,7 +78,11 @@ export function CreateWorkflowForm({ onCreated, onCancel }: { onCreated: (w: Wor
       {domainKind === 'custom' ? (
         <>
           <Field label="Custom domain" error={errorFor(fieldErrors, 'domain')} required hint="e.g. research">
-            <input name="custom_domain" value={customDomain} onChange={(e) => setCustomDomain(e.target.value.toLowerCase())} />
+            <input
+              name="custom_domain"
+              value={customDomain}
+              onChange={(e) => setCustomDomain(e.target.value.toLowerCase())}
+            />
           </Field>
           <WorkflowStagesField
             value={stagesText}

@@ -47,7 +47,13 @@ export function EditorBanners({
           testId="conflict-banner"
           title="This pack was changed elsewhere"
           action={
-            <button type="button" className="btn btn-small btn-primary" onClick={() => void reload()} disabled={reloading} data-testid="conflict-reload">
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() => void reload()}
+              disabled={reloading}
+              data-testid="conflict-reload"
+            >
               {reloading ? 'Reloading…' : 'Reload'}
             </button>
           }

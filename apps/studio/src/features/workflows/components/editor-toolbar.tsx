@@ -86,7 +86,12 @@ export function EditorToolbar({
           v{version}
         </span>
         {!readOnly && (
-          <span className={`dirty-indicator${dirty ? ' is-dirty' : ''}`} data-testid="dirty-indicator" data-dirty={dirty ? 'true' : 'false'} aria-live="polite">
+          <span
+            className={`dirty-indicator${dirty ? ' is-dirty' : ''}`}
+            data-testid="dirty-indicator"
+            data-dirty={dirty ? 'true' : 'false'}
+            aria-live="polite"
+          >
             {dirty ? '● Unsaved' : 'Saved'}
           </span>
         )}
@@ -101,27 +106,65 @@ export function EditorToolbar({
           title="Show problems"
           data-testid="problems-toggle"
         >
-          {errorCount} {errorCount === 1 ? 'error' : 'errors'} · {warningCount} {warningCount === 1 ? 'warning' : 'warnings'}
+          {errorCount} {errorCount === 1 ? 'error' : 'errors'} · {warningCount}{' '}
+          {warningCount === 1 ? 'warning' : 'warnings'}
         </button>
         {!readOnly && (
           <>
-            <button type="button" className="btn btn-small" onClick={onUndo} disabled={!canUndo} aria-label="Undo" title="Undo (Ctrl/⌘+Z)" data-testid="undo">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={onUndo}
+              disabled={!canUndo}
+              aria-label="Undo"
+              title="Undo (Ctrl/⌘+Z)"
+              data-testid="undo"
+            >
               <Icon name="undo" size={14} />
             </button>
-            <button type="button" className="btn btn-small" onClick={onRedo} disabled={!canRedo} aria-label="Redo" title="Redo (Ctrl/⌘+Shift+Z)" data-testid="redo">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={onRedo}
+              disabled={!canRedo}
+              aria-label="Redo"
+              title="Redo (Ctrl/⌘+Shift+Z)"
+              data-testid="redo"
+            >
               <Icon name="redo" size={14} />
             </button>
           </>
         )}
         {!readOnly && (
-          <button type="button" className="btn btn-small" onClick={togglePalette} aria-pressed={paletteOpen} data-testid="toggle-palette" title="Show or hide the node palette">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={togglePalette}
+            aria-pressed={paletteOpen}
+            data-testid="toggle-palette"
+            title="Show or hide the node palette"
+          >
             Palette
           </button>
         )}
-        <button type="button" className="btn btn-small" onClick={toggleProps} aria-pressed={propsOpen} data-testid="toggle-properties" title="Show or hide the properties panel">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={toggleProps}
+          aria-pressed={propsOpen}
+          data-testid="toggle-properties"
+          title="Show or hide the properties panel"
+        >
           Properties
         </button>
-        <button type="button" className="btn btn-small" onClick={toggleMap} aria-pressed={mapOpen} data-testid="toggle-minimap" title="Show or hide the mini map">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={toggleMap}
+          aria-pressed={mapOpen}
+          data-testid="toggle-minimap"
+          title="Show or hide the mini map"
+        >
           Map
         </button>
         <button type="button" className="btn btn-small" onClick={onFit} data-testid="fit-view">
@@ -136,11 +179,24 @@ export function EditorToolbar({
           Run ▸
         </Link>
         {readOnly ? (
-          <button type="button" className="btn btn-primary" onClick={cloneToEdit} disabled={cloneWorkflow.isPending} data-testid="clone-to-edit">
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={cloneToEdit}
+            disabled={cloneWorkflow.isPending}
+            data-testid="clone-to-edit"
+          >
             {cloneWorkflow.isPending ? 'Cloning…' : 'Clone to edit'}
           </button>
         ) : (
-          <button type="button" className="btn btn-primary" onClick={onSave} disabled={saving} data-testid="save-graph" title="Save (Ctrl/⌘+S)">
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={onSave}
+            disabled={saving}
+            data-testid="save-graph"
+            title="Save (Ctrl/⌘+S)"
+          >
             {saving ? 'Saving…' : 'Save'}
           </button>
         )}

@@ -58,7 +58,12 @@ export function NodePalette({
       </ul>
       <label className="field">
         <span className="field-label">Stage for new nodes</span>
-        <select value={stage ?? ''} onChange={(e) => onStageChange(e.target.value || null)} disabled={disabled} data-testid="palette-stage">
+        <select
+          value={stage ?? ''}
+          onChange={(e) => onStageChange(e.target.value || null)}
+          disabled={disabled}
+          data-testid="palette-stage"
+        >
           <option value="">— none —</option>
           {stages.map((s) => (
             <option key={s} value={s}>

@@ -65,7 +65,12 @@ function NodeProperties({ node, p }: { node: DraftNode; p: PropertyPanelProps })
   return (
     <div className="panel-section" data-testid="node-properties">
       <h2 className="panel-title">
-        <span className="legend-swatch" style={{ background: stageColor(node.stage_label, workflow.stages) }} aria-hidden="true" /> Node
+        <span
+          className="legend-swatch"
+          style={{ background: stageColor(node.stage_label, workflow.stages) }}
+          aria-hidden="true"
+        />{' '}
+        Node
       </h2>
       <fieldset disabled={readOnly} className="fieldset-plain">
         <Field label="Node key" error={keyError}>
@@ -77,7 +82,11 @@ function NodeProperties({ node, p }: { node: DraftNode; p: PropertyPanelProps })
           />
         </Field>
         <Field label="Type">
-          <select value={node.type} onChange={(e) => p.onNodeChange(node.uid, { type: e.target.value as NodeType }, 'type')} data-testid="prop-node-type">
+          <select
+            value={node.type}
+            onChange={(e) => p.onNodeChange(node.uid, { type: e.target.value as NodeType }, 'type')}
+            data-testid="prop-node-type"
+          >
             {NODE_TYPE_LIST.map((t) => (
               <option key={t} value={t}>
                 {t}
@@ -86,10 +95,21 @@ function NodeProperties({ node, p }: { node: DraftNode; p: PropertyPanelProps })
           </select>
         </Field>
         {node.type === 'agent' && (
-          <Field label="Agent" error={node.agent_id === null ? 'Pick the agent this node runs.' : !agentKnown ? 'This agent is not visible to you.' : undefined}>
+          <Field
+            label="Agent"
+            error={
+              node.agent_id === null
+                ? 'Pick the agent this node runs.'
+                : !agentKnown
+                  ? 'This agent is not visible to you.'
+                  : undefined
+            }
+          >
             <select
               value={node.agent_id === null ? '' : String(node.agent_id)}
-              onChange={(e) => p.onNodeChange(node.uid, { agent_id: e.target.value ? Number(e.target.value) : null }, 'agent_id')}
+              onChange={(e) =>
+                p.onNodeChange(node.uid, { agent_id: e.target.value ? Number(e.target.value) : null }, 'agent_id')
+              }
               data-testid="prop-agent"
             >
               <option value="">— choose an agent —</option>
@@ -114,7 +134,9 @@ function NodeProperties({ node, p }: { node: DraftNode; p: PropertyPanelProps })
                 {s}
               </option>
             ))}
-            {node.stage_label && !workflow.stages.includes(node.stage_label) && <option value={node.stage_label}>{node.stage_label} (unknown)</option>}
+            {node.stage_label && !workflow.stages.includes(node.stage_label) && (
+              <option value={node.stage_label}>{node.stage_label} (unknown)</option>
+            )}
           </select>
         </Field>
         <Field label="Artifact" hint="Workspace path the node writes its reply to, e.g. docs/prd.md">
@@ -129,7 +151,12 @@ function NodeProperties({ node, p }: { node: DraftNode; p: PropertyPanelProps })
       </fieldset>
       <ProblemList problems={p.nodeProblems(node.uid)} />
       {!readOnly && (
-        <button type="button" className="btn btn-danger-ghost btn-block" onClick={() => p.onDelete({ nodeIds: [node.uid], edgeIds: [] })} data-testid="delete-node">
+        <button
+          type="button"
+          className="btn btn-danger-ghost btn-block"
+          onClick={() => p.onDelete({ nodeIds: [node.uid], edgeIds: [] })}
+          data-testid="delete-node"
+        >
           Delete node
         </button>
       )}
@@ -177,10 +204,20 @@ function EdgeProperties({ edge, p }: { edge: DraftEdge; p: PropertyPanelProps })
               Order among edges leaving <code>{keyOf(edge.source)}</code>: {position + 1} of {siblings.length}
             </span>
             <div className="row-actions">
-              <button type="button" className="btn btn-small" onClick={() => p.onMoveEdge(edge.id, -1)} disabled={position <= 0}>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => p.onMoveEdge(edge.id, -1)}
+                disabled={position <= 0}
+              >
                 Earlier
               </button>
-              <button type="button" className="btn btn-small" onClick={() => p.onMoveEdge(edge.id, 1)} disabled={position >= siblings.length - 1}>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => p.onMoveEdge(edge.id, 1)}
+                disabled={position >= siblings.length - 1}
+              >
                 Later
               </button>
             </div>
@@ -190,14 +227,20 @@ function EdgeProperties({ edge, p }: { edge: DraftEdge; p: PropertyPanelProps })
       <details className="help">
         <summary>Condition language</summary>
         <p className="small">
-          Names: <code>reply</code>, <code>stage</code>, <code>files</code>. Functions: <code>contains</code>, <code>icontains</code>, <code>exists</code>,{' '}
-          <code>starts_with</code>, <code>ends_with</code>, <code>lower</code>, <code>upper</code>, <code>len</code>, <code>matches</code>. Operators:{' '}
+          Names: <code>reply</code>, <code>stage</code>, <code>files</code>. Functions: <code>contains</code>,{' '}
+          <code>icontains</code>, <code>exists</code>, <code>starts_with</code>, <code>ends_with</code>,{' '}
+          <code>lower</code>, <code>upper</code>, <code>len</code>, <code>matches</code>. Operators:{' '}
           <code>and or not == != &lt; &lt;= &gt; &gt;=</code>.
         </p>
       </details>
       <ProblemList problems={p.edgeProblems(edge.id)} />
       {!readOnly && (
-        <button type="button" className="btn btn-danger-ghost btn-block" onClick={() => p.onDelete({ nodeIds: [], edgeIds: [edge.id] })} data-testid="delete-edge">
+        <button
+          type="button"
+          className="btn btn-danger-ghost btn-block"
+          onClick={() => p.onDelete({ nodeIds: [], edgeIds: [edge.id] })}
+          data-testid="delete-edge"
+        >
           Delete edge
         </button>
       )}
@@ -235,7 +278,9 @@ export function PropertyPanel(p: PropertyPanelProps) {
       <div className="panel-section">
         <h2 className="panel-title">{ids.includes(START_ID) ? 'Start' : 'Workflow'}</h2>
         {ids.includes(START_ID) ? (
-          <p className="small">The virtual origin. Connect it to the first node of the first stage; it cannot have incoming edges.</p>
+          <p className="small">
+            The virtual origin. Connect it to the first node of the first stage; it cannot have incoming edges.
+          </p>
         ) : (
           <>
             <dl className="facts">

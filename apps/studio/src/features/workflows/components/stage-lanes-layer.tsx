@@ -12,7 +12,12 @@ export function StageLanesLayer({ lanes }: { lanes: readonly StageLane[] }) {
             className="stage-lane"
             data-testid="stage-lane"
             data-stage={l.stage}
-            style={{ transform: `translate(${l.x}px, ${l.y}px)`, width: l.width, height: l.height, ['--stage-color' as string]: l.color }}
+            style={{
+              transform: `translate(${l.x}px, ${l.y}px)`,
+              width: l.width,
+              height: l.height,
+              ['--stage-color' as string]: l.color,
+            }}
           >
             <span className="stage-lane-label">{l.stage}</span>
           </div>

@@ -1,6 +1,12 @@
 import { NO_STAGE_COLOR, stageColor } from '../graph-draft';
 
-export function StageLegend({ stages, counts }: { stages: readonly string[]; counts: ReadonlyMap<string | null, number> }) {
+export function StageLegend({
+  stages,
+  counts,
+}: {
+  stages: readonly string[];
+  counts: ReadonlyMap<string | null, number>;
+}) {
   return (
     <div className="legend" aria-label="Stage colours" data-testid="stage-legend">
       {stages.map((s) => (

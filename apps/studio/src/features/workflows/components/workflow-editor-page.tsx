@@ -23,7 +23,10 @@ export function WorkflowEditorPage() {
   // The editor takes the graph as its initial draft only (it is keyed by loadCount), so a background
   // refetch of the record never swaps the graph under unsaved edits; Reload remounts it.
   const detail = workflow.data;
-  const graph = useMemo(() => (detail ? { nodes: detail.nodes, edges: detail.edges, version: detail.version } : null), [detail]);
+  const graph = useMemo(
+    () => (detail ? { nodes: detail.nodes, edges: detail.edges, version: detail.version } : null),
+    [detail],
+  );
 
   const reload = useCallback(async () => {
     await Promise.all([workflow.refetch(), agents.refetch()]);
@@ -58,7 +61,12 @@ export function WorkflowEditorPage() {
       </div>
     );
   }
-  if (!workflow.data || !graph || !agents.data) return <div className="page"><Loading label="Loading the workflow…" /></div>;
+  if (!workflow.data || !graph || !agents.data)
+    return (
+      <div className="page">
+        <Loading label="Loading the workflow…" />
+      </div>
+    );
 
   return (
     <ReactFlowProvider>

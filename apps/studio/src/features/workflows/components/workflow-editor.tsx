@@ -93,8 +93,14 @@ export function WorkflowEditor({
 
   // ------------------------------------------------------------ derived data
   const agentById = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
-  const agentName = useCallback((id: number | null) => (id === null ? null : (agentById.get(id)?.name ?? `Agent #${id}`)), [agentById]);
-  const validationCtx = useMemo(() => ({ stages, isAgentVisible: (id: number) => agentById.has(id) }), [stages, agentById]);
+  const agentName = useCallback(
+    (id: number | null) => (id === null ? null : (agentById.get(id)?.name ?? `Agent #${id}`)),
+    [agentById],
+  );
+  const validationCtx = useMemo(
+    () => ({ stages, isAgentVisible: (id: number) => agentById.has(id) }),
+    [stages, agentById],
+  );
 
   // ------------------------------------------------------------ save (version, server problems, banner)
   const { save, saving, version, serverProblems, banner, setBanner } = useGraphSave({
@@ -133,25 +139,56 @@ export function WorkflowEditor({
   // ------------------------------------------------------------ edits
   const fit = useCallback(() => void rf.fitView({ padding: 0.15, duration: 250 }), [rf]);
   const edits = useDraftEdits({ readOnly, stages, histRef, setHist, setSelected, setNotice, fit });
-  const { onNodesChange, onEdgesChange, onDragStart, onDragStop } = useCanvasChanges({ readOnly, setHist, setMeasured, setSelected });
-  const { addAtCentre, onDragOver, onDrop } = useNodePlacement({ readOnly, newStage, rf, canvasRef, histRef, setHist, setSelected, setNotice });
+  const { onNodesChange, onEdgesChange, onDragStart, onDragStop } = useCanvasChanges({
+    readOnly,
+    setHist,
+    setMeasured,
+    setSelected,
+  });
+  const { addAtCentre, onDragOver, onDrop } = useNodePlacement({
+    readOnly,
+    newStage,
+    rf,
+    canvasRef,
+    histRef,
+    setHist,
+    setSelected,
+    setNotice,
+  });
 
   const focusElement = useCallback(
     (uid: string) => {
       const n = histRef.current.draft.nodes.find((x) => x.uid === uid);
       if (!n) return;
       setSelected(new Set([uid]));
-      void rf.setCenter(n.position_x + NODE_W / 2, n.position_y + NODE_H / 2, { zoom: Math.max(rf.getZoom(), 0.9), duration: 300 });
+      void rf.setCenter(n.position_x + NODE_W / 2, n.position_y + NODE_H / 2, {
+        zoom: Math.max(rf.getZoom(), 0.9),
+        duration: 300,
+      });
     },
     [rf],
   );
 
   // ------------------------------------------------------------ keyboard, leave guards
-  useEditorShortcuts({ readOnly, save, undo: edits.doUndo, redo: edits.doRedo, histRef, selectedRef, clipboard, setHist, setSelected, setNotice });
+  useEditorShortcuts({
+    readOnly,
+    save,
+    undo: edits.doUndo,
+    redo: edits.doRedo,
+    histRef,
+    selectedRef,
+    clipboard,
+    setHist,
+    setSelected,
+    setNotice,
+  });
   const blocker = useLeaveGuard(dirty);
 
   // ------------------------------------------------------------ render
-  const problemEntries = useMemo(() => listProblems(problems, draft.nodes, draft.edges), [problems, draft.nodes, draft.edges]);
+  const problemEntries = useMemo(
+    () => listProblems(problems, draft.nodes, draft.edges),
+    [problems, draft.nodes, draft.edges],
+  );
   const errorCount = problemEntries.filter((p) => p.kind === 'error').length;
   const warningCount = problemEntries.length - errorCount;
 
@@ -190,12 +227,24 @@ export function WorkflowEditor({
 
       <div
         className="editor-body"
-        style={{ gridTemplateColumns: `${!readOnly && paletteOpen ? 'var(--palette-w) ' : ''}minmax(0, 1fr)${propsOpen ? ' var(--props-w)' : ''}` }}
+        style={{
+          gridTemplateColumns: `${!readOnly && paletteOpen ? 'var(--palette-w) ' : ''}minmax(0, 1fr)${propsOpen ? ' var(--props-w)' : ''}`,
+        }}
         data-testid="editor-body"
       >
-        {!readOnly && paletteOpen && <NodePalette onAdd={addAtCentre} disabled={readOnly} stages={stages} stage={newStage} onStageChange={setNewStage} />}
+        {!readOnly && paletteOpen && (
+          <NodePalette
+            onAdd={addAtCentre}
+            disabled={readOnly}
+            stages={stages}
+            stage={newStage}
+            onStageChange={setNewStage}
+          />
+        )}
         <div className="canvas-wrap">
-          {showProblems && <ProblemsPopover entries={problemEntries} onClose={() => setShowProblems(false)} onFocus={focusElement} />}
+          {showProblems && (
+            <ProblemsPopover entries={problemEntries} onClose={() => setShowProblems(false)} onFocus={focusElement} />
+          )}
           <div className="canvas" ref={canvasRef} onDragOver={onDragOver} onDrop={onDrop} data-testid="canvas">
             <ReactFlow<FlowNode, FlowEdge>
               nodes={nodes}
@@ -217,7 +266,11 @@ export function WorkflowEditor({
               elementsSelectable
               onlyRenderVisibleElements
               fitView
-              fitViewOptions={opening ? { padding: 0.2, maxZoom: 1.2, minZoom: OPENING_MIN_ZOOM, nodes: opening } : { padding: 0.2, maxZoom: 1.2, minZoom: OPENING_MIN_ZOOM }}
+              fitViewOptions={
+                opening
+                  ? { padding: 0.2, maxZoom: 1.2, minZoom: OPENING_MIN_ZOOM, nodes: opening }
+                  : { padding: 0.2, maxZoom: 1.2, minZoom: OPENING_MIN_ZOOM }
+              }
               minZoom={0.05}
               maxZoom={2}
               defaultEdgeOptions={{ markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } }}
@@ -228,32 +281,42 @@ export function WorkflowEditor({
               <StageLanesLayer lanes={lanes} />
               <Controls showInteractive={false} />
               {mapOpen && (
-                <MiniMap pannable zoomable position="top-right" nodeColor={(n) => (n.type === 'step' ? (n.data as { color: string }).color : '#1e293b')} ariaLabel="Mini map" />
+                <MiniMap
+                  pannable
+                  zoomable
+                  position="top-right"
+                  nodeColor={(n) => (n.type === 'step' ? (n.data as { color: string }).color : '#1e293b')}
+                  ariaLabel="Mini map"
+                />
               )}
             </ReactFlow>
             {draft.nodes.length === 0 && (
               <div className="canvas-empty" data-testid="canvas-empty">
                 <strong>This workflow has no nodes yet</strong>
-                <span>{readOnly ? 'Nothing to show.' : 'Drag an Agent from the palette, then connect Start to it.'}</span>
+                <span>
+                  {readOnly ? 'Nothing to show.' : 'Drag an Agent from the palette, then connect Start to it.'}
+                </span>
               </div>
             )}
           </div>
           <StageLegend stages={stages} counts={stageCounts} />
         </div>
-        {propsOpen && <PropertyPanel
-          workflow={workflow}
-          draft={draft}
-          selected={selected}
-          agents={agents}
-          readOnly={readOnly}
-          nodeProblems={(uid) => problems?.nodes.get(uid)}
-          edgeProblems={(id) => problems?.edges.get(id)}
-          onNodeChange={edits.onNodeChange}
-          onArtifactChange={edits.onArtifactChange}
-          onEdgeChange={edits.onEdgeChange}
-          onMoveEdge={edits.onMoveEdge}
-          onDelete={edits.removeElements}
-        />}
+        {propsOpen && (
+          <PropertyPanel
+            workflow={workflow}
+            draft={draft}
+            selected={selected}
+            agents={agents}
+            readOnly={readOnly}
+            nodeProblems={(uid) => problems?.nodes.get(uid)}
+            edgeProblems={(id) => problems?.edges.get(id)}
+            onNodeChange={edits.onNodeChange}
+            onArtifactChange={edits.onArtifactChange}
+            onEdgeChange={edits.onEdgeChange}
+            onMoveEdge={edits.onMoveEdge}
+            onDelete={edits.removeElements}
+          />
+        )}
       </div>
 
       <ConfirmDialog

@@ -14,7 +14,14 @@ interface FieldProps {
 export function WorkflowNameField({ value, onChange, error, testId, label = 'Name' }: FieldProps & { label?: string }) {
   return (
     <Field label={label} error={error} required>
-      <input name="name" value={value} onChange={(e) => onChange(e.target.value)} maxLength={200} autoFocus data-testid={testId} />
+      <input
+        name="name"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        maxLength={200}
+        autoFocus
+        data-testid={testId}
+      />
     </Field>
   );
 }
@@ -22,8 +29,19 @@ export function WorkflowNameField({ value, onChange, error, testId, label = 'Nam
 /** An optional slug (lower-cased as typed); the hint shows the one the API derives from `name`. */
 export function WorkflowSlugField({ value, onChange, error, testId, name }: FieldProps & { name: string }) {
   return (
-    <Field label="Slug" error={error} hint={`Optional. Derived from the name when empty${name ? `: ${slugify(name) || '…'}` : ''}.`}>
-      <input name="slug" value={value} onChange={(e) => onChange(e.target.value.toLowerCase())} maxLength={64} pattern="[a-z0-9\-]{1,64}" data-testid={testId} />
+    <Field
+      label="Slug"
+      error={error}
+      hint={`Optional. Derived from the name when empty${name ? `: ${slugify(name) || '…'}` : ''}.`}
+    >
+      <input
+        name="slug"
+        value={value}
+        onChange={(e) => onChange(e.target.value.toLowerCase())}
+        maxLength={64}
+        pattern="[a-z0-9\-]{1,64}"
+        data-testid={testId}
+      />
     </Field>
   );
 }
@@ -48,7 +66,14 @@ export function WorkflowStagesField({
 }: FieldProps & { hint: string; rows: number; placeholder?: string }) {
   return (
     <Field label="Stages" error={error} required hint={hint}>
-      <textarea name="stages" rows={rows} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} data-testid={testId} />
+      <textarea
+        name="stages"
+        rows={rows}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        data-testid={testId}
+      />
     </Field>
   );
 }

@@ -11,7 +11,15 @@ import { useCloneWorkflow } from '../hooks/use-workflows';
 import { parseStages, SLUG_MESSAGE, SLUG_RE, stagesProblem } from '../workflow-form-rules';
 import { WorkflowDescriptionField, WorkflowNameField, WorkflowSlugField, WorkflowStagesField } from './workflow-fields';
 
-export function WorkflowSettingsForm({ workflow, onSaved, onCancel }: { workflow: Workflow; onSaved: (w: Workflow) => void; onCancel: () => void }) {
+export function WorkflowSettingsForm({
+  workflow,
+  onSaved,
+  onCancel,
+}: {
+  workflow: Workflow;
+  onSaved: (w: Workflow) => void;
+  onCancel: () => void;
+}) {
   const qc = useQueryClient();
   const [name, setName] = useState(workflow.name);
   const [description, setDescription] = useState(workflow.description ?? '');
@@ -46,8 +54,17 @@ export function WorkflowSettingsForm({ workflow, onSaved, onCancel }: { workflow
           {general}
         </Alert>
       )}
-      <WorkflowNameField value={name} onChange={setName} error={errorFor(fieldErrors, 'name')} testId="workflow-settings-name" />
-      <WorkflowDescriptionField value={description} onChange={setDescription} error={errorFor(fieldErrors, 'description')} />
+      <WorkflowNameField
+        value={name}
+        onChange={setName}
+        error={errorFor(fieldErrors, 'name')}
+        testId="workflow-settings-name"
+      />
+      <WorkflowDescriptionField
+        value={description}
+        onChange={setDescription}
+        error={errorFor(fieldErrors, 'description')}
+      />
       <WorkflowStagesField
         value={stagesText}
         onChange={setStagesText}
@@ -68,7 +85,15 @@ export function WorkflowSettingsForm({ workflow, onSaved, onCancel }: { workflow
   );
 }
 
-export function CloneWorkflowForm({ workflow, onCloned, onCancel }: { workflow: Workflow; onCloned: (w: Workflow) => void; onCancel: () => void }) {
+export function CloneWorkflowForm({
+  workflow,
+  onCloned,
+  onCancel,
+}: {
+  workflow: Workflow;
+  onCloned: (w: Workflow) => void;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState(`${workflow.name} (copy)`);
   const [slug, setSlug] = useState('');
   const clone = useCloneWorkflow();
@@ -78,7 +103,10 @@ export function CloneWorkflowForm({ workflow, onCloned, onCancel }: { workflow: 
     clear();
     if (!name.trim()) return setFieldErrors({ name: 'Required.' });
     if (slug && !SLUG_RE.test(slug)) return setFieldErrors({ slug: SLUG_MESSAGE });
-    clone.mutate({ id: workflow.id, input: { name: name.trim(), ...(slug ? { slug } : {}) } }, { onSuccess: onCloned, onError: capture });
+    clone.mutate(
+      { id: workflow.id, input: { name: name.trim(), ...(slug ? { slug } : {}) } },
+      { onSuccess: onCloned, onError: capture },
+    );
   };
   return (
     <form className="form" onSubmit={submit} noValidate data-testid="workflow-clone-form">
@@ -87,8 +115,20 @@ export function CloneWorkflowForm({ workflow, onCloned, onCancel }: { workflow: 
           {general}
         </Alert>
       )}
-      <WorkflowNameField label="Name of the copy" value={name} onChange={setName} error={errorFor(fieldErrors, 'name')} testId="clone-name" />
-      <WorkflowSlugField value={slug} onChange={setSlug} error={errorFor(fieldErrors, 'slug')} name={name} testId="clone-slug" />
+      <WorkflowNameField
+        label="Name of the copy"
+        value={name}
+        onChange={setName}
+        error={errorFor(fieldErrors, 'name')}
+        testId="clone-name"
+      />
+      <WorkflowSlugField
+        value={slug}
+        onChange={setSlug}
+        error={errorFor(fieldErrors, 'slug')}
+        name={name}
+        testId="clone-slug"
+      />
       <div className="form-actions">
         <button type="button" className="btn" onClick={onCancel}>
           Cancel

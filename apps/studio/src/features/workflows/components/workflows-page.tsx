@@ -80,8 +80,22 @@ export function WorkflowsPage() {
 
   const actions = (
     <>
-      <input ref={fileRef} type="file" accept="application/json,.json" hidden onChange={(e) => void onImportFile(e)} data-testid="import-file" aria-label="Workflow file to import" />
-      <button type="button" className="btn" onClick={() => fileRef.current?.click()} disabled={imp.isPending} data-testid="workflows-import">
+      <input
+        ref={fileRef}
+        type="file"
+        accept="application/json,.json"
+        hidden
+        onChange={(e) => void onImportFile(e)}
+        data-testid="import-file"
+        aria-label="Workflow file to import"
+      />
+      <button
+        type="button"
+        className="btn"
+        onClick={() => fileRef.current?.click()}
+        disabled={imp.isPending}
+        data-testid="workflows-import"
+      >
         {imp.isPending ? 'Importing…' : 'Import'}
       </button>
       <button type="button" className="btn btn-primary" onClick={() => setCreating(true)} data-testid="workflows-new">
@@ -92,7 +106,11 @@ export function WorkflowsPage() {
 
   return (
     <div className="page" data-testid="workflows-page">
-      <PageHeader title="Workflows" subtitle="Packs of agents, gates and branches, organised in stages." actions={actions} />
+      <PageHeader
+        title="Workflows"
+        subtitle="Packs of agents, gates and branches, organised in stages."
+        actions={actions}
+      />
       {importError && (
         <Alert kind="error" title={importError.message} onDismiss={() => setImportError(null)} testId="import-error">
           {importError.items.length > 0 && (
@@ -159,20 +177,50 @@ export function WorkflowsPage() {
                   <td className="muted nowrap">{formatDate(w.updated_at)}</td>
                   <td className="col-actions">
                     <div className="row-actions">
-                      <Link className="btn btn-small" to={`/studio/workflows/${w.id}`} data-testid="workflow-edit" aria-label={`${w.is_system ? 'View' : 'Edit'} ${w.name}`}>
+                      <Link
+                        className="btn btn-small"
+                        to={`/studio/workflows/${w.id}`}
+                        data-testid="workflow-edit"
+                        aria-label={`${w.is_system ? 'View' : 'Edit'} ${w.name}`}
+                      >
                         {w.is_system ? 'View' : 'Edit'}
                       </Link>
-                      <Link className="btn btn-small btn-primary" to={`/studio/workflows/${w.id}/run`} data-testid="workflow-run" aria-label={`Run ${w.name}`}>
+                      <Link
+                        className="btn btn-small btn-primary"
+                        to={`/studio/workflows/${w.id}/run`}
+                        data-testid="workflow-run"
+                        aria-label={`Run ${w.name}`}
+                      >
                         Run
                       </Link>
-                      <button type="button" className="btn btn-small" onClick={() => onClone(w)} disabled={busyId === w.id} data-testid="workflow-clone" aria-label={`Clone ${w.name}`}>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        onClick={() => onClone(w)}
+                        disabled={busyId === w.id}
+                        data-testid="workflow-clone"
+                        aria-label={`Clone ${w.name}`}
+                      >
                         Clone
                       </button>
-                      <button type="button" className="btn btn-small" onClick={() => onExport(w)} disabled={busyId === w.id} data-testid="workflow-export" aria-label={`Export ${w.name}`}>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        onClick={() => onExport(w)}
+                        disabled={busyId === w.id}
+                        data-testid="workflow-export"
+                        aria-label={`Export ${w.name}`}
+                      >
                         Export
                       </button>
                       {!w.is_system && (
-                        <button type="button" className="btn btn-small" onClick={() => setEditing(w)} data-testid="workflow-settings" aria-label={`Settings of ${w.name}`}>
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          onClick={() => setEditing(w)}
+                          data-testid="workflow-settings"
+                          aria-label={`Settings of ${w.name}`}
+                        >
                           Settings
                         </button>
                       )}
@@ -212,7 +260,12 @@ export function WorkflowsPage() {
         )}
       </Drawer>
 
-      <Drawer open={editing !== null} title={`Settings of “${editing?.name ?? ''}”`} onClose={() => setEditing(null)} testId="workflow-settings-drawer">
+      <Drawer
+        open={editing !== null}
+        title={`Settings of “${editing?.name ?? ''}”`}
+        onClose={() => setEditing(null)}
+        testId="workflow-settings-drawer"
+      >
         {editing && (
           <WorkflowSettingsForm
             workflow={editing}
@@ -225,7 +278,12 @@ export function WorkflowsPage() {
         )}
       </Drawer>
 
-      <Drawer open={cloning !== null} title={`Clone “${cloning?.name ?? ''}”`} onClose={() => setCloning(null)} testId="workflow-clone-drawer">
+      <Drawer
+        open={cloning !== null}
+        title={`Clone “${cloning?.name ?? ''}”`}
+        onClose={() => setCloning(null)}
+        testId="workflow-clone-drawer"
+      >
         {cloning && (
           <CloneWorkflowForm
             workflow={cloning}

@@ -25,7 +25,8 @@ export function edgeRoute(
 ): { kind: 'forward' } | { kind: 'loop' | 'wrap'; loopY: number } {
   if (target.x >= source.x) return { kind: 'forward' };
   // into a lane below: turn in the gap between the source's row and the target's
-  if (target.y >= source.y + size.h + 2 * PLACEMENT_GAP) return { kind: 'wrap', loopY: Math.round((source.y + size.h + target.y) / 2) };
+  if (target.y >= source.y + size.h + 2 * PLACEMENT_GAP)
+    return { kind: 'wrap', loopY: Math.round((source.y + size.h + target.y) / 2) };
   const left = Math.min(source.x, target.x) - size.w;
   const right = Math.max(source.x, target.x) + size.w;
   const top = Math.min(source.y, target.y);
@@ -72,7 +73,11 @@ export const PLACEMENT_MARGIN = 24;
  * node-sized steps around it (rings, nearest first), so a node from the palette never lands on top of
  * another one (where it would look connected when it is not).
  */
-export function freeSpot(nodes: readonly { position_x: number; position_y: number }[], desired: XY, size: { w: number; h: number } = { w: NODE_W, h: NODE_H }): XY {
+export function freeSpot(
+  nodes: readonly { position_x: number; position_y: number }[],
+  desired: XY,
+  size: { w: number; h: number } = { w: NODE_W, h: NODE_H },
+): XY {
   const w = size.w + PLACEMENT_MARGIN;
   const h = size.h + PLACEMENT_MARGIN;
   const free = (p: XY) => nodes.every((n) => Math.abs(n.position_x - p.x) >= w || Math.abs(n.position_y - p.y) >= h);
@@ -85,7 +90,12 @@ export function freeSpot(nodes: readonly { position_x: number; position_y: numbe
         candidates.push({ x: desired.x + dx * w, y: desired.y + dy * h });
       }
     }
-    candidates.sort((a, b) => Math.hypot(a.x - desired.x, a.y - desired.y) - Math.hypot(b.x - desired.x, b.y - desired.y) || a.y - b.y || a.x - b.x);
+    candidates.sort(
+      (a, b) =>
+        Math.hypot(a.x - desired.x, a.y - desired.y) - Math.hypot(b.x - desired.x, b.y - desired.y) ||
+        a.y - b.y ||
+        a.x - b.x,
+    );
     const spot = candidates.find(free);
     if (spot) return spot;
   }
@@ -108,7 +118,11 @@ export const LANE_PAD = 28;
  * The tinted band drawn behind each stage's nodes (its bounding box plus padding), in stage order, so
  * the phases of a pack are visible on the canvas. Stages without nodes have no lane.
  */
-export function stageLanes(nodes: readonly DraftNode[], stages: readonly string[], size: { w: number; h: number } = { w: NODE_W, h: NODE_H }): StageLane[] {
+export function stageLanes(
+  nodes: readonly DraftNode[],
+  stages: readonly string[],
+  size: { w: number; h: number } = { w: NODE_W, h: NODE_H },
+): StageLane[] {
   const box = new Map<string, { x0: number; y0: number; x1: number; y1: number }>();
   for (const n of nodes) {
     if (!n.stage_label) continue;

@@ -27,7 +27,11 @@ export function pasteClip(draft: GraphDraft, clip: Clip): { draft: GraphDraft; u
   const w = NODE_W + PLACEMENT_MARGIN;
   const h = NODE_H + PLACEMENT_MARGIN;
   const clear = (dx: number, dy: number) =>
-    clip.nodes.every((c) => draft.nodes.every((n) => Math.abs(n.position_x - (c.position_x + dx)) >= w || Math.abs(n.position_y - (c.position_y + dy)) >= h));
+    clip.nodes.every((c) =>
+      draft.nodes.every(
+        (n) => Math.abs(n.position_x - (c.position_x + dx)) >= w || Math.abs(n.position_y - (c.position_y + dy)) >= h,
+      ),
+    );
   let step = 1;
   while (step < 200 && !clear(step * 40, step * 40)) step++;
   let d = draft;

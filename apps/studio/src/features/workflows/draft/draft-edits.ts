@@ -1,11 +1,23 @@
 // Every edit to a draft, as a pure function returning a new draft (or the same one when nothing changed):
 // add a node with a unique key, connect, delete with incident edges, edit properties, move, lay out.
 import type { GraphNode, NodeType } from '../../../shared/api-types';
-import { NODE_KEY_RE, START_ID, START_KEY, type DraftEdge, type DraftNode, type GraphDraft, type XY } from './draft-model';
+import {
+  NODE_KEY_RE,
+  START_ID,
+  START_KEY,
+  type DraftEdge,
+  type DraftNode,
+  type GraphDraft,
+  type XY,
+} from './draft-model';
 
 /** `agent` → `agent_1`, `agent_2`, … avoiding every existing key (and `start`). */
 export function uniqueNodeKey(base: string, nodes: readonly { node_key: string }[]): string {
-  const clean = base.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 56) || 'node';
+  const clean =
+    base
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 56) || 'node';
   const taken = new Set(nodes.map((n) => n.node_key));
   taken.add(START_KEY);
   for (let i = 1; ; i++) {
@@ -49,9 +61,14 @@ export function addNode(draft: GraphDraft, spec: NewNode): { draft: GraphDraft; 
   return { draft: { ...draft, nodes: [...draft.nodes, node], seq }, uid };
 }
 
-export type ConnectResult = { draft: GraphDraft; edgeId: string; error: null } | { draft: GraphDraft; edgeId: null; error: string };
+export type ConnectResult =
+  { draft: GraphDraft; edgeId: string; error: null } | { draft: GraphDraft; edgeId: null; error: string };
 
-export function canConnect(draft: GraphDraft, source: string | null | undefined, target: string | null | undefined): string | null {
+export function canConnect(
+  draft: GraphDraft,
+  source: string | null | undefined,
+  target: string | null | undefined,
+): string | null {
   if (!source || !target) return 'Pick two nodes.';
   if (target === START_ID) return 'Nothing can lead into start.';
   if (source === target) return 'A node cannot connect to itself.';
@@ -61,7 +78,12 @@ export function canConnect(draft: GraphDraft, source: string | null | undefined,
   return null;
 }
 
-export function connect(draft: GraphDraft, source: string, target: string, condition: string | null = null): ConnectResult {
+export function connect(
+  draft: GraphDraft,
+  source: string,
+  target: string,
+  condition: string | null = null,
+): ConnectResult {
   const error = canConnect(draft, source, target);
   if (error) return { draft, edgeId: null, error };
   const { id, seq } = nextId(draft, 'e');
@@ -70,7 +92,10 @@ export function connect(draft: GraphDraft, source: string, target: string, condi
 }
 
 /** Removes the given nodes (never start) with every edge touching them, and the given edges. */
-export function deleteElements(draft: GraphDraft, sel: { nodeIds?: readonly string[]; edgeIds?: readonly string[] }): GraphDraft {
+export function deleteElements(
+  draft: GraphDraft,
+  sel: { nodeIds?: readonly string[]; edgeIds?: readonly string[] },
+): GraphDraft {
   const nodeIds = new Set((sel.nodeIds ?? []).filter((id) => id !== START_ID));
   const edgeIds = new Set(sel.edgeIds ?? []);
   if (nodeIds.size === 0 && edgeIds.size === 0) return draft;
@@ -148,7 +173,8 @@ export function applyLayout(draft: GraphDraft, laidOut: { nodes: readonly GraphN
   const positions = new Map<string, XY>();
   draft.nodes.forEach((n, i) => {
     const byIndex = laidOut.nodes[i];
-    const src = byIndex && byIndex.node_key === n.node_key ? byIndex : laidOut.nodes.find((m) => m.node_key === n.node_key);
+    const src =
+      byIndex && byIndex.node_key === n.node_key ? byIndex : laidOut.nodes.find((m) => m.node_key === n.node_key);
     if (src) positions.set(n.uid, { x: src.position_x, y: src.position_y });
   });
   const moved = moveNodes(draft, positions);

@@ -34,7 +34,6 @@ export interface XY {
   y: number;
 }
 
-
 function startPositionFor(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): XY {
   if (nodes.length === 0) return { x: 0, y: 0 };
   const firstTargets = new Set(edges.filter((e) => e.from_node === START_KEY).map((e) => e.to_node));

@@ -33,8 +33,18 @@ function label(field: string | undefined, message: string): string {
  * name: `nodes[3].agent_id` → the 4th node, `edges[0].condition` → the 1st edge; a warning's
  * `node_key` wins over its field. Indexes refer to `draft` (the draft that was validated or sent).
  */
-export function mapProblems(draft: GraphDraft, errors: readonly FieldError[], warnings: readonly GraphWarning[] = []): ProblemMap {
-  const out: ProblemMap = { nodes: new Map(), edges: new Map(), general: [], errorCount: errors.length, warningCount: warnings.length };
+export function mapProblems(
+  draft: GraphDraft,
+  errors: readonly FieldError[],
+  warnings: readonly GraphWarning[] = [],
+): ProblemMap {
+  const out: ProblemMap = {
+    nodes: new Map(),
+    edges: new Map(),
+    general: [],
+    errorCount: errors.length,
+    warningCount: warnings.length,
+  };
   const place = (kind: 'error' | 'warning', field: string, message: string, nodeKey?: string) => {
     if (nodeKey !== undefined) {
       const n = draft.nodes.find((x) => x.node_key === nodeKey);
@@ -81,7 +91,8 @@ export function mergeProblemMaps(a: ProblemMap | null, b: ProblemMap | null): Pr
       for (const m of p.warnings) if (!t.warnings.includes(m)) t.warnings.push(m);
     }
   };
-  const copy = (m: Map<string, ElementProblems>) => new Map([...m].map(([k, v]) => [k, { errors: [...v.errors], warnings: [...v.warnings] }]));
+  const copy = (m: Map<string, ElementProblems>) =>
+    new Map([...m].map(([k, v]) => [k, { errors: [...v.errors], warnings: [...v.warnings] }]));
   const nodes = copy(a.nodes);
   const edges = copy(a.edges);
   mergeInto(nodes, b.nodes);

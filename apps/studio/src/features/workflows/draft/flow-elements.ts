@@ -167,7 +167,9 @@ export function toFlowEdges(draft: GraphDraft, view: FlowView, cache: FlowCache 
       label: labelText && labelText.length > 40 ? `${labelText.slice(0, 39)}…` : labelText,
       selected,
       deletable: !view.readOnly,
-      className: `${hasError ? 'edge-error' : ''}${e.condition ? ' edge-conditional' : ''}${isLoop ? ' edge-loop' : ''}`.trim() || undefined,
+      className:
+        `${hasError ? 'edge-error' : ''}${e.condition ? ' edge-conditional' : ''}${isLoop ? ' edge-loop' : ''}`.trim() ||
+        undefined,
       data: { condition: e.condition, errors: p?.errors ?? NO_PROBLEMS, ...(loopY !== undefined ? { loopY } : {}) },
       ...(loopY !== undefined ? { type: 'loop' } : {}),
       ariaLabel: `Edge from ${keyByUid.get(e.source) ?? e.source} to ${keyByUid.get(e.target) ?? e.target}${isLoop ? ' (loop back)' : ''}`,
@@ -184,12 +186,17 @@ export function toFlowEdges(draft: GraphDraft, view: FlowView, cache: FlowCache 
 /** Flow positions after a drag → a position map for moveNodes. */
 export function positionsFromFlow(changes: readonly { id: string; position?: XY | undefined }[]): Map<string, XY> {
   const m = new Map<string, XY>();
-  for (const c of changes) if (c.position && Number.isFinite(c.position.x) && Number.isFinite(c.position.y)) m.set(c.id, { x: c.position.x, y: c.position.y });
+  for (const c of changes)
+    if (c.position && Number.isFinite(c.position.x) && Number.isFinite(c.position.y))
+      m.set(c.id, { x: c.position.x, y: c.position.y });
   return m;
 }
 
 /** Flow nodes/edges → a draft (for a graph built directly in React Flow terms). */
-export function draftFromFlow(nodes: readonly FlowNode[], edges: readonly Pick<FlowEdge, 'id' | 'source' | 'target' | 'data'>[]): GraphDraft {
+export function draftFromFlow(
+  nodes: readonly FlowNode[],
+  edges: readonly Pick<FlowEdge, 'id' | 'source' | 'target' | 'data'>[],
+): GraphDraft {
   const steps = nodes.filter((n): n is StepFlowNode => n.type === 'step');
   const start = nodes.find((n) => n.type === 'start');
   const draftNodes: DraftNode[] = steps.map((n) => {

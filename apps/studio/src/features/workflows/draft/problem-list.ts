@@ -12,20 +12,35 @@ export interface ProblemEntry {
   uid?: string;
 }
 
-export function listProblems(problems: ProblemMap | null, nodes: readonly DraftNode[], edges: readonly DraftEdge[]): ProblemEntry[] {
+export function listProblems(
+  problems: ProblemMap | null,
+  nodes: readonly DraftNode[],
+  edges: readonly DraftEdge[],
+): ProblemEntry[] {
   if (!problems) return [];
   const list: ProblemEntry[] = [];
   for (const n of nodes) {
     const p = problems.nodes.get(n.uid);
     if (!p) continue;
-    p.errors.forEach((m, i) => list.push({ key: `ne:${n.uid}:${i}`, kind: 'error', where: n.node_key, message: m, uid: n.uid }));
-    p.warnings.forEach((m, i) => list.push({ key: `nw:${n.uid}:${i}`, kind: 'warning', where: n.node_key, message: m, uid: n.uid }));
+    p.errors.forEach((m, i) =>
+      list.push({ key: `ne:${n.uid}:${i}`, kind: 'error', where: n.node_key, message: m, uid: n.uid }),
+    );
+    p.warnings.forEach((m, i) =>
+      list.push({ key: `nw:${n.uid}:${i}`, kind: 'warning', where: n.node_key, message: m, uid: n.uid }),
+    );
   }
   const keyOf = (id: string) => (id === START_ID ? 'start' : (nodes.find((n) => n.uid === id)?.node_key ?? id));
   for (const e of edges) {
     const p = problems.edges.get(e.id);
     if (!p) continue;
-    p.errors.forEach((m, i) => list.push({ key: `ee:${e.id}:${i}`, kind: 'error', where: `${keyOf(e.source)} → ${keyOf(e.target)}`, message: m }));
+    p.errors.forEach((m, i) =>
+      list.push({
+        key: `ee:${e.id}:${i}`,
+        kind: 'error',
+        where: `${keyOf(e.source)} → ${keyOf(e.target)}`,
+        message: m,
+      }),
+    );
   }
   problems.general.forEach((g, i) => list.push({ key: `g:${i}`, kind: g.kind, where: g.field, message: g.message }));
   return list.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'error' ? -1 : 1));

@@ -86,8 +86,14 @@ export function useDraftEdits({
     (uid: string, patch: NodePatch, field: string) => apply((d) => updateNode(d, uid, patch), `${field}:${uid}`),
     [apply],
   );
-  const onArtifactChange = useCallback((uid: string, value: string) => apply((d) => setArtifact(d, uid, value), `artifact:${uid}`), [apply]);
-  const onEdgeChange = useCallback((id: string, condition: string | null) => apply((d) => updateEdge(d, id, { condition }), `condition:${id}`), [apply]);
+  const onArtifactChange = useCallback(
+    (uid: string, value: string) => apply((d) => setArtifact(d, uid, value), `artifact:${uid}`),
+    [apply],
+  );
+  const onEdgeChange = useCallback(
+    (id: string, condition: string | null) => apply((d) => updateEdge(d, id, { condition }), `condition:${id}`),
+    [apply],
+  );
   const onMoveEdge = useCallback((id: string, delta: -1 | 1) => apply((d) => moveEdge(d, id, delta)), [apply]);
 
   const doUndo = useCallback(() => setHist((h) => undo(h)), [setHist]);
@@ -99,5 +105,16 @@ export function useDraftEdits({
     requestAnimationFrame(() => requestAnimationFrame(fit));
   }, [apply, fit, readOnly, stages]);
 
-  return { removeElements, onDelete, onConnect, onNodeChange, onArtifactChange, onEdgeChange, onMoveEdge, doUndo, doRedo, doLayout };
+  return {
+    removeElements,
+    onDelete,
+    onConnect,
+    onNodeChange,
+    onArtifactChange,
+    onEdgeChange,
+    onMoveEdge,
+    doUndo,
+    doRedo,
+    doLayout,
+  };
 }

@@ -3,7 +3,17 @@
 import { useCallback, type DragEvent, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { ReactFlowInstance } from '@xyflow/react';
 import type { NodeType } from '../../../shared/api-types';
-import { addNode, commit, freeSpot, NODE_H, NODE_W, type DraftHistory, type FlowEdge, type FlowNode, type XY } from '../graph-draft';
+import {
+  addNode,
+  commit,
+  freeSpot,
+  NODE_H,
+  NODE_W,
+  type DraftHistory,
+  type FlowEdge,
+  type FlowNode,
+  type XY,
+} from '../graph-draft';
 import { DND_TYPE } from '../components/node-palette';
 
 export function useNodePlacement({
@@ -49,7 +59,9 @@ export function useNodePlacement({
       if (d.nodes.length === 0) {
         // The first node goes right of Start (which sits in the centre of an empty canvas).
         addAt(type, { x: Math.round(d.start.x + 220), y: Math.round(d.start.y - 16) });
-        requestAnimationFrame(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.3, maxZoom: 1.1, duration: 200 })));
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => void rf.fitView({ padding: 0.3, maxZoom: 1.1, duration: 200 })),
+        );
         return;
       }
       addAt(type, { x: Math.round(centre.x - NODE_W / 2), y: Math.round(centre.y - NODE_H / 2) });
