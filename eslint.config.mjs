@@ -67,6 +67,7 @@ export default defineConfig(
     ignores: [
       '**/dist/**',
       '**/dist-e2e/**',
+      '**/dist-support/**',
       '**/.spec-out/**',
       '**/coverage/**',
       '**/test-results/**',

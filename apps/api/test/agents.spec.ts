@@ -243,15 +243,13 @@ describe('agents', () => {
     const sysSkill = await ds
       .getRepository(Skill)
       .save({ name: 'Sys skill', owner_id: null, is_system: true } as Skill);
-    const sys = await ds
-      .getRepository(Agent)
-      .save({
-        name: 'Sys agent',
-        owner_id: null,
-        is_system: true,
-        model_id: sysModel.id,
-        skill_ids: [sysSkill.id],
-      } as Agent);
+    const sys = await ds.getRepository(Agent).save({
+      name: 'Sys agent',
+      owner_id: null,
+      is_system: true,
+      model_id: sysModel.id,
+      skill_ids: [sysSkill.id],
+    } as Agent);
     for (const c of [a, b]) {
       const g = await c.get(`${API}/${sys.id}`);
       expectStatus(g, 200);

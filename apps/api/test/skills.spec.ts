@@ -217,15 +217,13 @@ describe('skills', () => {
   });
 
   test('system skills: both users read them; PUT and DELETE are 403 "clone it"', async () => {
-    const sys = await ds
-      .getRepository(Skill)
-      .save({
-        name: 'System skill',
-        prompt_md: 'sys',
-        owner_id: null,
-        is_system: true,
-        tool_allowlist: ['read_file'],
-      } as Skill);
+    const sys = await ds.getRepository(Skill).save({
+      name: 'System skill',
+      prompt_md: 'sys',
+      owner_id: null,
+      is_system: true,
+      tool_allowlist: ['read_file'],
+    } as Skill);
     for (const c of [a, b]) {
       const g = await c.get(`${API}/${sys.id}`);
       expectStatus(g, 200);

@@ -45,6 +45,7 @@ import {
 } from './dto/chat.dto';
 import { STREAM_EVENT_DOC, StreamEventModels } from './dto/stream-events.dto';
 import { RunHub } from './run-hub';
+import { RunsService } from './runs.service';
 import { Heartbeats } from './heartbeats';
 import { StreamSlots } from './stream-slots';
 
@@ -62,6 +63,7 @@ export class ChatController {
   constructor(
     private readonly chat: ChatService,
     private readonly hub: RunHub,
+    private readonly runsService: RunsService,
     private readonly slots: StreamSlots,
     private readonly runtime: RuntimeService,
     private readonly heartbeats: Heartbeats,
@@ -216,13 +218,13 @@ export class ChatController {
   @Get('runs')
   @ApiOkResponse({ type: RunListView })
   runs(@CurrentUser() user: AuthUser, @Query() q: RunsQueryDto) {
-    return this.chat.listRuns(user, q);
+    return this.runsService.list(user, q);
   }
 
   @Get('runs/:id')
   @ApiOkResponse({ type: RunView })
   run(@CurrentUser() user: AuthUser, @Param('id') id: string) {
-    return this.chat.runInfo(user, id);
+    return this.runsService.get(user, id);
   }
 
   @Post('runs/:id/cancel')

@@ -11,6 +11,7 @@ import { Heartbeats } from './heartbeats';
 import { Message } from './message.entity';
 import { RunEvent } from './run-event.entity';
 import { RunAdmission } from './run-admission';
+import { RunsService } from './runs.service';
 import { RunHub } from './run-hub';
 import { Run } from './run.entity';
 import { StreamSlots } from './stream-slots';
@@ -24,6 +25,6 @@ import { StreamSlots } from './stream-slots';
     AgentsModule,
   ],
   controllers: [ChatController],
-  providers: [ChatService, RunHub, StreamSlots, Heartbeats, RunAdmission],
+  providers: [ChatService, RunHub, StreamSlots, Heartbeats, RunAdmission, RunsService],
 })
 export class ChatModule {}

@@ -17,67 +17,20 @@ import type { BindWorkflowDto, CreateProjectDto, UpdateProjectDto } from './dto/
 import { Project, type AwaitingGate } from './project.entity';
 import { WorkspaceService, type FileContent, type FileEntry, type RevisionEntry } from './workspace.service';
 import { isDbId } from '../../platform/database/db-id';
+import {
+  toRecord,
+  type BindRequest,
+  type PackListItem,
+  type ProjectRecord,
+  type WorkflowState,
+} from './project-records';
+
+export type { BindRequest, PackListItem, ProjectRecord, WorkflowState } from './project-records';
 
 export const PROJECT_SLUG = /^[a-z0-9-]{1,64}$/;
 
-export interface WorkflowState {
-  project_slug: string;
-  domain: string | null;
-  stage: string | null;
-  pack_id: number | null;
-  stages: string[];
-  awaiting_gate: AwaitingGate | null;
-  /** The project's turn in flight, if any: a client re-attaches to it with `last_event_id` (docs/API.md). */
-  running_run_id: string | null;
-}
-
-export interface ProjectRecord {
-  id: number;
-  owner_id: number;
-  slug: string;
-  name: string;
-  pack_id: number | null;
-  domain: string | null;
-  stage: string | null;
-  awaiting_gate: AwaitingGate | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface PackListItem {
-  id: string;
-  pack_id: number;
-  slug: string;
-  name: string;
-  domain: string;
-  stages: string[];
-  is_system: boolean;
-}
-
-/** What a caller may ask of a project's binding; absent fields keep (or derive) the current value. */
-export interface BindRequest {
-  pack_id?: number | null;
-  domain?: string | null;
-  stage?: string | null;
-}
-
 const projectNotFound = (slug: unknown) =>
   new DomainError('not_found', `Project ${String(slug).slice(0, 64)} not found`);
-
-function toRecord(p: Project): ProjectRecord {
-  return {
-    id: p.id,
-    owner_id: p.owner_id,
-    slug: p.slug,
-    name: p.name,
-    pack_id: p.pack_id,
-    domain: p.domain,
-    stage: p.stage,
-    awaiting_gate: p.awaiting_gate,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
-}
 
 type ProjectWithPackRow = Project & {
   w_id: number | null;
@@ -207,13 +160,11 @@ export class ProjectsService {
         .findOne({ where: { id: project.pack_id }, select: { id: true, stages: true } });
       stages = pack?.stages ?? [];
     }
-    const running = await this.ds
-      .getRepository(Run)
-      .findOne({
-        where: { project_id: project.id, state: 'running' },
-        select: { id: true },
-        order: { created_at: 'DESC' },
-      });
+    const running = await this.ds.getRepository(Run).findOne({
+      where: { project_id: project.id, state: 'running' },
+      select: { id: true },
+      order: { created_at: 'DESC' },
+    });
     return {
       project_slug: project.slug,
       domain: project.domain,

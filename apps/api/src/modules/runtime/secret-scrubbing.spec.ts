@@ -1,5 +1,5 @@
 /**
- * A key that does not look like one (no `sk-` prefix, so the shape-based scrubbing in turn-runner.ts
+ * A key that does not look like one (no `sk-` prefix, so the shape-based scrubbing in turn-outcome.ts
  * cannot catch it) still never reaches a run event or the turn's result (the run log, the chat
  * response and history are made from those): the runner removes every key it knows by value.
  */

@@ -22,12 +22,10 @@ import {
   type GraphIndex,
   type GraphNode,
 } from '@service/workflow-graph';
-import { Logger } from '@nestjs/common';
 import { DomainError } from '../../platform/errors/domain-error';
-import { errorInfo } from '../../platform/logging/error-info';
 import { normalizeWorkspacePath } from '../projects/workspace-path';
 import { ProviderError, type ChatMessage } from './providers/provider';
-import { buildSystemPrompt, LoopAborted, reactLoop, ReplyTooLarge, type Tally } from './react-loop';
+import { buildSystemPrompt, LoopAborted, reactLoop, type Tally } from './react-loop';
 import type {
   AwaitingGate,
   FileChangeInfo,
@@ -38,6 +36,9 @@ import type {
   Usage,
 } from './runtime.types';
 import { MAX_FILE_BYTES } from './tools';
+import { classifyFailure, providerMessage, TurnFailure } from './turn-outcome';
+
+export { TurnFailure } from './turn-outcome';
 
 /** A turn visits at most this many nodes (docs/API.md). */
 export const MAX_NODES_PER_TURN = 25;
@@ -47,16 +48,6 @@ export interface TurnDeps {
   server?: { provider: string; model: string };
   /** Secret values (API keys) scrubbed from every error message, besides the agent's own key. */
   secrets?: readonly string[];
-}
-
-/** A turn failure with its stream error code. */
-export class TurnFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export async function* runTurn(req: TurnRequest, deps: TurnDeps = {}): AsyncGenerator<RuntimeEvent, TurnResult> {
@@ -119,7 +110,7 @@ class Turn {
         );
       }
     } catch (e) {
-      ({ state, error } = this.classify(e));
+      ({ state, error } = classifyFailure(e, this.req.signal, this.req.run_id, this.secrets));
       // a stopped or failed agent keeps what it had said so far (history shows it, marked)
       if (this.tally.partial !== undefined) this.reply = this.tally.partial;
       yield { event: 'error', data: error };
@@ -381,44 +372,6 @@ class Turn {
     }
     return { agent, reply: result.reply };
   }
-
-  private classify(e: unknown): { state: TurnResult['state']; error: { code: string; message: string } } {
-    const { signal } = this.req;
-    if (signal.aborted) {
-      const reason = signal.reason as { code?: unknown } | undefined;
-      if (reason && typeof reason === 'object' && reason.code === 'shutdown') {
-        return {
-          state: 'interrupted',
-          error: {
-            code: 'server_shutdown',
-            message: 'The server is shutting down, so this run was stopped. Send the message again once it is back.',
-          },
-        };
-      }
-      if (reason && typeof reason === 'object' && reason.code === 'turn_timeout') {
-        return {
-          state: 'error',
-          error: { code: 'turn_timeout', message: 'The turn took longer than its time limit and was stopped.' },
-        };
-      }
-      return { state: 'cancelled', error: { code: 'cancelled', message: 'The run was cancelled.' } };
-    }
-    if (e instanceof TurnFailure) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
-    if (e instanceof ReplyTooLarge) return { state: 'error', error: { code: 'reply_too_large', message: e.message } };
-    if (e instanceof ProviderError) return { state: 'error', error: { code: e.code, message: this.scrub(e.message) } };
-    // a bug or an infrastructure failure (the database under a port): never lost, logged with stack and cause
-    new Logger('TurnRunner').error({ err: errorInfo(e), run_id: this.req.run_id }, 'turn failed unexpectedly');
-    return { state: 'error', error: { code: 'internal', message: 'The turn failed unexpectedly.' } };
-  }
-
-  /** Removes every known key, and anything shaped like one, from a message meant for the client. */
-  private scrub(message: string): string {
-    let out = message;
-    for (const s of this.secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
-    return out
-      .replace(/\b(?:sk|pk|rk|xai|gsk|key)-[A-Za-z0-9_-]{8,}/g, '[redacted]')
-      .replace(/\bBearer\s+\S+/gi, 'Bearer [redacted]');
-  }
 }
 
 /** The node's artifact as a normalised workspace path; a path the helper refuses counts as none. */
@@ -430,10 +383,4 @@ function artifactOf(node: GraphNode): string | null {
   } catch {
     return null;
   }
-}
-
-/** A provider failure in words: what happened, then which provider and model (and status) it was. */
-function providerMessage(e: ProviderError, provider: string, model: string): string {
-  const status = e.status !== undefined && !e.message.includes(String(e.status)) ? `, HTTP ${e.status}` : '';
-  return `${e.message} (provider ${provider}, model ${model || 'unnamed'}${status})`;
 }

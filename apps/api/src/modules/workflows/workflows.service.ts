@@ -276,13 +276,11 @@ export class WorkflowsService {
     const keep = new Set(stages);
     const removed = wf.stages.filter((s) => !keep.has(s));
     if (!removed.length) return;
-    const stranded = await m
-      .getRepository(WorkflowNode)
-      .find({
-        select: ['id', 'node_key', 'stage_label', 'ord'],
-        where: { workflow_id: wf.id, stage_label: In(removed) },
-        order: { ord: 'ASC' },
-      });
+    const stranded = await m.getRepository(WorkflowNode).find({
+      select: ['id', 'node_key', 'stage_label', 'ord'],
+      where: { workflow_id: wf.id, stage_label: In(removed) },
+      order: { ord: 'ASC' },
+    });
     if (stranded.length) {
       const byStage = new Map<string, string[]>();
       for (const n of stranded)
