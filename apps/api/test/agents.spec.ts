@@ -1,17 +1,17 @@
 /**
  * /studio/api/agents for two users: CRUD, validation and limits, references (model, skills) visible to
- * the caller, IDOR, system records, deletes referenced by workflow nodes, ordering, malformed ids, and
- * AgentsService.resolveForRuntime (what the runtime receives).
+ * the caller, IDOR and system records (deletes, concurrency, resolveForRuntime, ordering and ids:
+ * agents-references.spec.ts).
  */
 import assert from 'node:assert/strict';
 import { DataSource } from 'typeorm';
 import { Agent } from '../src/modules/agents/agent.entity';
-import { AgentsService } from '../src/modules/agents/agents.service';
 import type { AuthUser } from '../src/modules/auth/user.entity';
 import { Model } from '../src/modules/models/model.entity';
 import { Skill } from '../src/modules/skills/skill.entity';
-import { ADMIN, startApp, type TestApp } from './support/app';
-import { Client, newUser, type Res } from './support/http';
+import { type TestApp } from './support/app';
+import { Client } from './support/http';
+import { expect400, expectStatus, startWithTwoUsers } from './support/record-api';
 
 const API = '/studio/api/agents';
 const KEY = 'sk-agent-test-secret-key-5555';
@@ -30,32 +30,16 @@ const RECORD_KEYS = [
   'updated_at',
 ];
 
-const fields = (r: Res) => (r.body?.errors ?? []).map((e: { field: string }) => e.field);
-function expectStatus(r: Res, status: number, what = '') {
-  assert.equal(r.status, status, `${what} expected ${status}, got ${r.status}: ${r.text.slice(0, 400)}`);
-  if (status >= 400) assert.match(r.headers.get('content-type') ?? '', /^application\/problem\+json/);
-}
-function expect400(r: Res, field: string, what = '') {
-  expectStatus(r, 400, what);
-  assert.ok(fields(r).includes(field), `${what}: expected an error on ${field}, got ${JSON.stringify(r.body.errors)}`);
-}
-
 describe('agents', () => {
   let t: TestApp;
   let ds: DataSource;
   let a: Client; // the seeded admin
   let b: Client;
   let userA: AuthUser;
-  let userB: AuthUser;
 
   beforeAll(async () => {
-    t = await startApp();
-    ds = t.created.app.get(DataSource);
-    a = new Client(t.url);
-    await a.login(ADMIN.username, ADMIN.password);
+    ({ t, ds, a, b } = await startWithTwoUsers('bob-agents'));
     userA = (await a.get('/auth/me')).body;
-    b = await newUser(t.url, a, 'bob-agents');
-    userB = (await b.get('/auth/me')).body;
   });
   afterAll(() => t.close());
 
@@ -270,133 +254,5 @@ describe('agents', () => {
     assert.equal((await ds.getRepository(Agent).findOneByOrFail({ id: sys.id })).name, 'Sys agent');
     const seeded = (await b.get(API)).body.filter((x: { is_system: boolean }) => x.is_system);
     assert.ok(seeded.length > 1, 'the seeded PDLC agents are listed');
-  });
-
-  test('deleting an agent used by workflow nodes is 409 naming them; it works once the graph no longer uses it', async () => {
-    const ag = await a.post(API, { name: 'Drafter' });
-    const wf = await a.post('/studio/api/workflows', { name: 'My pack' });
-    expectStatus(wf, 201);
-    const node = (key: string, stage: string) => ({
-      node_key: key,
-      type: 'agent',
-      agent_id: ag.body.id,
-      stage_label: stage,
-      config: {},
-      position_x: 0,
-      position_y: 0,
-    });
-    const saved = await a.put(`/studio/api/workflows/${wf.body.id}/graph`, {
-      nodes: [node('draft', 'discover'), node('polish', 'design')],
-      edges: [
-        { from_node: 'start', to_node: 'draft', condition: null },
-        { from_node: 'draft', to_node: 'polish', condition: null },
-      ],
-    });
-    expectStatus(saved, 200);
-    const del = await a.delete(`${API}/${ag.body.id}`);
-    expectStatus(del, 409);
-    assert.equal(
-      del.body.detail,
-      `Agent ${ag.body.id} is used by workflows: My pack (${wf.body.id}) node draft, My pack (${wf.body.id}) node polish.`,
-    );
-    expectStatus(await a.get(`${API}/${ag.body.id}`), 200, 'still there');
-    expectStatus(await a.put(`/studio/api/workflows/${wf.body.id}/graph`, { nodes: [], edges: [] }), 200);
-    expectStatus(await a.delete(`${API}/${ag.body.id}`), 204);
-  });
-
-  test('concurrent skill/model deletes and agent saves never leave a dangling reference', async () => {
-    const pairs = await Promise.all(
-      Array.from({ length: 8 }, async (_, i) => ({
-        s: await skill(b, { name: `race ${i}` }),
-        m: await model(b, { label: `race ${i}` }),
-      })),
-    );
-    const results = await Promise.all(
-      pairs.flatMap(({ s, m }) => [
-        b.post(API, { name: 'racer', skill_ids: [s.id], model_id: m.id }),
-        b.delete(`/studio/api/skills/${s.id}`),
-        b.delete(`/studio/api/models/${m.id}`),
-      ]),
-    );
-    for (const r of results) assert.ok([201, 204, 400, 409].includes(r.status), `${r.status} ${r.text.slice(0, 200)}`);
-    const dangling = await ds.query(
-      `SELECT a.id FROM agents a WHERE EXISTS (SELECT 1 FROM unnest(a.skill_ids) AS sid WHERE NOT EXISTS (SELECT 1 FROM skills s WHERE s.id = sid))`,
-    );
-    assert.deepEqual(dangling, []);
-  });
-
-  test('resolveForRuntime: skill prompts in order, union of tools, the model with its key; null when not visible', async () => {
-    const agents = t.created.app.get(AgentsService);
-    const m = await model(a, { api_key: KEY, temperature: 0.5, max_tokens: 256 });
-    const s1 = await skill(a, {
-      name: 'one',
-      prompt_md: 'first prompt',
-      tool_allowlist: ['read_file', 'search_files'],
-    });
-    const s2 = await skill(a, { name: 'two', prompt_md: 'second prompt', tool_allowlist: ['write_file'] });
-    const empty = await skill(a, { name: 'empty' });
-    const ag = await a.post(API, {
-      name: 'R',
-      role: 'role',
-      system_prompt: 'sys',
-      model_id: m.id,
-      skill_ids: [s2.id, empty.id, s1.id],
-      tool_allowlist: ['write_file', 'list_files'],
-      max_iterations: 3,
-    });
-    const r = await agents.resolveForRuntime(userA, ag.body.id);
-    assert.deepEqual(r, {
-      id: ag.body.id,
-      name: 'R',
-      role: 'role',
-      system_prompt: 'sys',
-      skill_prompts: ['second prompt', 'first prompt'],
-      tools: ['write_file', 'list_files', 'read_file', 'search_files'],
-      max_iterations: 3,
-      model: {
-        provider: 'vendor_a',
-        model_id: 'gpt-x',
-        api_base: null,
-        api_key: KEY,
-        temperature: 0.5,
-        max_tokens: 256,
-      },
-    });
-    const plain = await a.post(API, { name: 'P' });
-    assert.equal((await agents.resolveForRuntime(userA, plain.body.id))?.model, null, 'no model = the server default');
-    assert.equal(await agents.resolveForRuntime(userB, ag.body.id), null, "another user's agent");
-    assert.equal(await agents.resolveForRuntime(null, ag.body.id), null, 'anonymous: system agents only');
-    assert.equal(await agents.resolveForRuntime(userA, 99999999999), null);
-    const sys = (await b.get(API)).body.find((x: { is_system: boolean }) => x.is_system);
-    assert.equal((await agents.resolveForRuntime(null, sys.id))?.id, sys.id);
-  });
-
-  test('lists are own + system, newest first', async () => {
-    const one = await b.post(API, { name: 'first' });
-    const two = await b.post(API, { name: 'second' });
-    const three = await b.post(API, { name: 'third' });
-    const list = (await b.get(API)).body as Array<{ id: number; owner_id: number | null; created_at: string }>;
-    assert.deepEqual(
-      list
-        .filter((x) => x.owner_id !== null)
-        .slice(0, 3)
-        .map((x) => x.id),
-      [three.body.id, two.body.id, one.body.id],
-    );
-    for (let i = 1; i < list.length; i++)
-      assert.ok(Date.parse(list[i - 1].created_at) >= Date.parse(list[i].created_at), 'sorted by created_at desc');
-  });
-
-  test('malformed ids are 400, unknown ids 404', async () => {
-    for (const id of ['abc', '1.5', '12abc']) {
-      expectStatus(await a.get(`${API}/${id}`), 400, `GET ${id}`);
-      expectStatus(await a.put(`${API}/${id}`, { name: 'x' }), 400, `PUT ${id}`);
-      expectStatus(await a.delete(`${API}/${id}`), 400, `DELETE ${id}`);
-    }
-    for (const id of ['999999', '0', '99999999999']) {
-      expectStatus(await a.get(`${API}/${id}`), 404, `GET ${id}`);
-      expectStatus(await a.put(`${API}/${id}`, { name: 'x' }), 404, `PUT ${id}`);
-      expectStatus(await a.delete(`${API}/${id}`), 404, `DELETE ${id}`);
-    }
   });
 });
