@@ -2,7 +2,6 @@
  * A bad environment stops the production entry point before it touches a database or a port: exit 1
  * and one line on stderr naming the variable (README "Configuration").
  */
-import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +9,7 @@ import { join } from 'node:path';
 
 function boot(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-config-'));
-  const child = spawn(process.execPath, [join(__dirname, '../src/main.js')], {
+  const child = spawn(process.execPath, [join(__dirname, '../dist/src/main.js')], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -36,8 +35,8 @@ for (const [name, value, message] of [
 ]) {
   test(`${name}=${value} stops the boot with one line naming it`, async () => {
     const r = await boot({ [name]: value });
-    assert.equal(r.code, 1);
-    assert.equal(r.stderr, `fatal: invalid environment: ${message}\n`);
-    assert.equal(r.stdout, '');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`fatal: invalid environment: ${message}\n`);
+    expect(r.stdout).toBe('');
   });
 }

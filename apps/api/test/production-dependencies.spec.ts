@@ -3,7 +3,6 @@
  * `npm ci --omit=dev`): every package the server's code imports at run time must be in package.json's
  * `dependencies`, and every dependency must be used by the server (imported, or a peer the imports load).
  */
-import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -64,18 +63,18 @@ describe('production dependencies', () => {
 
   test('finds the server imports (the scan itself works)', () => {
     for (const name of ['@nestjs/core', 'typeorm', 'argon2', 'reflect-metadata', 'express'])
-      assert.ok(imports.has(name), name);
+      expect(imports.has(name)).toBeTruthy();
   });
 
   test('every package the server imports at run time is a production dependency', () => {
     const missing = [...imports]
       .filter(([name]) => !(name in pkg.dependencies))
       .map(([name, file]) => `${name} (${file})`);
-    assert.deepEqual(missing, [], 'move these to "dependencies" in package.json');
+    expect(missing).toEqual([]);
   });
 
   test('every production dependency is used by the server', () => {
     const unused = Object.keys(pkg.dependencies).filter((name) => !imports.has(name) && !(name in LOADED_BY_OTHERS));
-    assert.deepEqual(unused, [], 'remove these from "dependencies", or move them to "devDependencies"');
+    expect(unused).toEqual([]);
   });
 });

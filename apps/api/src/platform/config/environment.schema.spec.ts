@@ -1,15 +1,25 @@
-import assert from 'node:assert/strict';
 import { ConfigError, validateEnvironment } from './environment.schema';
 
-const refused = (env: NodeJS.ProcessEnv, pattern: RegExp) =>
-  assert.throws(
-    () => validateEnvironment(env),
-    (err: unknown) => err instanceof ConfigError && pattern.test(err.message) && !err.message.includes('\n'),
-  );
+/** The ConfigError an environment is refused with (fails when it is accepted). */
+function errorOf(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    validateEnvironment(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error('the environment was accepted');
+}
+
+const refused = (env: NodeJS.ProcessEnv, pattern: RegExp) => {
+  const { message } = errorOf(env);
+  expect(message).toMatch(pattern);
+  expect(message).not.toContain('\n');
+};
 
 describe('validateEnvironment', () => {
   test('an empty environment is valid: every variable has a default', () => {
-    assert.deepEqual({ ...validateEnvironment({}) }, {});
+    expect({ ...validateEnvironment({}) }).toEqual({});
   });
 
   test('numbers are parsed, enumerations lower-cased, empty values ignored', () => {
@@ -21,12 +31,12 @@ describe('validateEnvironment', () => {
       HOST: '',
       TRUST_PROXY: 'TRUE',
     });
-    assert.equal(e.PORT, 8080);
-    assert.equal(e.TURN_TIMEOUT_MS, 1000);
-    assert.equal(e.LOG_LEVEL, 'debug');
-    assert.equal(e.MODEL_HOSTS, 'public');
-    assert.equal(e.TRUST_PROXY, 'true');
-    assert.equal(e.HOST, undefined);
+    expect(e.PORT).toBe(8080);
+    expect(e.TURN_TIMEOUT_MS).toBe(1000);
+    expect(e.LOG_LEVEL).toBe('debug');
+    expect(e.MODEL_HOSTS).toBe('public');
+    expect(e.TRUST_PROXY).toBe('true');
+    expect(e.HOST).toBe(undefined);
   });
 
   test('a bad value names the variable, on one line', () => {
@@ -50,13 +60,9 @@ describe('validateEnvironment', () => {
   });
 
   test('a value that may be a secret is never quoted', () => {
-    assert.throws(
-      () => validateEnvironment({ DATABASE_URL: 'mysql://user:hunter2@db/x', LLM_API_BASE: 'ftp://user:hunter3@h' }),
-      (err: unknown) =>
-        err instanceof ConfigError &&
-        /DATABASE_URL must be a postgres:\/\/ URL/.test(err.message) &&
-        !/hunter/.test(err.message),
-    );
+    const { message } = errorOf({ DATABASE_URL: 'mysql://user:hunter2@db/x', LLM_API_BASE: 'ftp://user:hunter3@h' });
+    expect(message).toMatch(/DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(message).not.toMatch(/hunter/);
   });
 
   test('the URLs people use are accepted', () => {
