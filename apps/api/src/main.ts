@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { ConfigError } from './platform/config/environment.schema';
 import { createApp } from './platform/create-app';
 import { EmbeddedPostgresError } from './platform/database/embedded-postgres';
@@ -23,10 +24,15 @@ async function main() {
   }
   await app.listen(config.port, config.host);
   const url = `http://localhost:${config.port}`;
-  // One human line on stdout besides the JSON logs: where to go next.
-  process.stdout.write(
-    `\nAgentic Workflow Service is up: ${url}/studio  (API docs ${url}/docs, health ${url}/health)\n\n`,
-  );
+  // Where to go next: one human line in a terminal; a JSON log line like every other when stdout is
+  // collected (a pipe, a file, a container), so log pipelines never meet a line that is not JSON.
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      `\nAgentic Workflow Service is up: ${url}/studio  (API docs ${url}/docs, health ${url}/health)\n\n`,
+    );
+  } else {
+    new Logger('Main').log({ studio: `${url}/studio`, docs: `${url}/docs`, health: `${url}/health` }, 'service is up');
+  }
 }
 
 main().catch((err) => {

@@ -3,6 +3,7 @@
  * error, attempts — and GET /agent/runs lists the caller's runs newest first, per project, paged; other
  * users' runs are 404 and never listed.
  */
+import { DataSource } from 'typeorm';
 import { ADMIN, startApp, type TestApp } from './support/app';
 import { FakeLlm } from './support/fake-llm';
 import { Client, newUser } from './support/http';
@@ -128,5 +129,35 @@ describe('runs', () => {
       expect(r.status).toBe(400);
     }
     expect((await new Client(t.url).get('/agent/runs')).status).toBe(401);
+  });
+
+  test('the reply is stored once: the stored done leaves it out, a replay from the database puts it back', async () => {
+    fake.enqueue({ text: 'a reply worth keeping once' });
+    const live = await readStream(`${t.url}/agent/stream?project_slug=one&message=once`, {
+      headers: { cookie: a.cookie! },
+    });
+    const runId = live.events[0].id.split(':')[0];
+    const liveDone = live.events.find((e) => e.event === 'done')!;
+    expect(liveDone.data.reply).toBe('a reply worth keeping once');
+    const ds = t.created.app.get(DataSource);
+    const [stored] = await ds.query(`SELECT data FROM run_events WHERE run_id = $1 AND event = 'done'`, [runId]);
+    expect(stored.data).not.toHaveProperty('reply');
+    expect(stored.data.state).toBe('done');
+    // the run has left the process's memory only after a linger; a new app on the same database has none
+    const other = await startApp({
+      db: t.db,
+      config: { llm: { provider: 'custom', model: 'fake', apiBase: fake.openaiBase, apiKey: 'sk-x' } },
+    });
+    try {
+      const again = new Client(other.url);
+      await again.login(ADMIN.username, ADMIN.password);
+      const replay = await readStream(`${other.url}/agent/stream`, {
+        headers: { cookie: again.cookie!, 'last-event-id': `${runId}:0` },
+      });
+      expect(replay.events.map((e) => e.seq)).toEqual(live.events.map((e) => e.seq));
+      expect(replay.events.find((e) => e.event === 'done')!.data).toEqual(liveDone.data);
+    } finally {
+      await other.stop();
+    }
   });
 });

@@ -46,13 +46,10 @@ describe('workflows', () => {
       for (let i = 1; i < 2000; i++) edges.push(edge(`n${i - 1}`, `n${i}`));
       for (let i = 0; edges.length < 5000; i++)
         edges.push(edge(`n${i % 2000}`, `n${(i + 7) % 2000}`, `contains(reply, "k${i}")`));
-      const started = Date.now();
+      // how long this takes is the bench's business (docs/performance.md), not an assertion here
       const r = await alice.put(`${API}/${big.id}/graph`, { nodes, edges, version: 1 });
-      const elapsed = Date.now() - started;
       expectStatus(r, 200);
       assert.equal(r.body.version, 2);
-      console.info(`saving 2,000 nodes and 5,000 edges took ${elapsed} ms (HTTP round trip included)`);
-      assert.ok(elapsed < 2000, `saving 2,000 nodes took ${elapsed} ms`);
       const got = (await alice.get(`${API}/${big.id}/graph`)).body;
       assert.equal(got.nodes.length, 2000);
       assert.equal(got.edges.length, 5000);

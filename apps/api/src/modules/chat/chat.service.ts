@@ -59,6 +59,12 @@ const OUTCOME_NOT_STORED = {
 };
 const DEMO_PACK = 'pdlc';
 
+function withoutReply(data: unknown): unknown {
+  if (!data || typeof data !== 'object') return data;
+  const { reply: _reply, ...rest } = data as Record<string, unknown>;
+  return rest;
+}
+
 @Injectable()
 export class ChatService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Chat');
@@ -244,9 +250,9 @@ export class ChatService implements OnApplicationBootstrap {
 
   /**
    * One statement (one commit) at the end of a turn: the run's outcome, the events not yet stored
-   * (`close` last) and, on a project, the assistant's history entry. The reply is kept by the history
-   * entry (and the stream's events), not a third time on the run row: `runs.reply` is only filled for a
-   * run without a history entry (the demo).
+   * (`close` last) and, on a project, the assistant's history entry. The reply is kept once, by the
+   * history entry (besides the stream's content events): not on the run row (`runs.reply` is only filled
+   * for a run without a history entry, the demo) nor in the stored `done` (docs/decisions/runtime.md).
    *
    * The write applies once: it only touches a run still `running`, so a background retry after a
    * write that did land (its answer lost with the connection) adds no second ending to the events.
@@ -274,7 +280,9 @@ export class ChatService implements OnApplicationBootstrap {
         JSON.stringify(r.tool_calls),
         keep,
         lastSeq,
-        JSON.stringify(events),
+        // the reply is stored once, in history (or on the run row for a demo): the stored `done` leaves
+        // it out and a replay from the database puts it back (run-hub.ts, subscribe)
+        JSON.stringify(events.map((e) => (e.event === 'done' ? { ...e, data: withoutReply(e.data) } : e))),
         r.reply_node_key ?? r.node_key,
         MESSAGE_STATE[r.state],
       ],

@@ -272,6 +272,17 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
    * Replays the run's events after `afterSeq`, then tails live events until the run ends.
    * Returns the unsubscribe function. `end` is called once when nothing more will come.
    */
+  /** A stored `done` without its reply (kept once, in history or on the run row) gets it back. */
+  private async withReply(runId: string, data: unknown): Promise<unknown> {
+    if (!data || typeof data !== 'object' || 'reply' in data) return data;
+    const [row]: Array<{ reply: string }> = await this.ds.query(
+      `SELECT COALESCE((SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' LIMIT 1),
+                       (SELECT reply FROM runs WHERE id = $1), '') AS reply`,
+      [runId],
+    );
+    return { ...data, reply: row?.reply ?? '' };
+  }
+
   async subscribe(runId: string, afterSeq: number, fn: Listener, end: () => void): Promise<() => void> {
     const r = this.live.get(runId);
     if (r) {
@@ -290,7 +301,10 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       .where('e.run_id = :runId AND e.seq > :afterSeq', { runId, afterSeq })
       .orderBy('e.seq', 'ASC')
       .getMany();
-    for (const row of rows) fn({ seq: row.seq, event: row.event, data: row.data });
+    for (const row of rows) {
+      const data = row.event === 'done' ? await this.withReply(runId, row.data) : row.data;
+      fn({ seq: row.seq, event: row.event, data });
+    }
     end();
     return () => undefined;
   }

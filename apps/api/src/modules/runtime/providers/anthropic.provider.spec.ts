@@ -196,7 +196,8 @@ describe('AnthropicProvider against a fake Anthropic server', () => {
     fake.enqueue({ hang: true }, { hang: true }, { hang: true });
     const { error, ms } = await drain(provider({ timeoutMs: 300 }).stream(request()));
     assertProviderError(error, 'provider_timeout');
-    assert.ok(ms >= 250 && ms < 1500, `took ${ms} ms`);
+    // at the deadline, not at the SDK's own minutes-long timeout (a bound loose enough for a loaded machine)
+    assert.ok(ms >= 250 && ms < 10_000, `took ${ms} ms`);
   });
 
   test('a stream that stalls after message_start → provider_timeout (idle)', async () => {
@@ -204,7 +205,7 @@ describe('AnthropicProvider against a fake Anthropic server', () => {
     const { error, ms } = await drain(provider({ idleTimeoutMs: 200 }).stream(request()));
     assertProviderError(error, 'provider_timeout');
     assert.match(error.message, /stalled/);
-    assert.ok(ms < 1500, `took ${ms} ms`);
+    assert.ok(ms < 10_000, `took ${ms} ms`);
   });
 
   test('a malformed stream → provider_protocol', async () => {

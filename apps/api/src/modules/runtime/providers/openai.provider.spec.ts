@@ -212,14 +212,15 @@ describe('OpenAiProvider against a fake OpenAI server', () => {
     fake.enqueue({ hang: true }, { hang: true }, { hang: true });
     const { error, ms } = await drain(provider({ timeoutMs: 300 }).stream(request()));
     assertProviderError(error, 'provider_timeout');
-    assert.ok(ms >= 250 && ms < 1500, `took ${ms} ms`);
+    // at the deadline, not at the SDK's own minutes-long timeout (a bound loose enough for a loaded machine)
+    assert.ok(ms >= 250 && ms < 10_000, `took ${ms} ms`);
   });
 
   test('no response headers within the idle timeout → provider_timeout (SDK attempt timeout)', async () => {
     fake.enqueue({ hang: true });
     const { error, ms } = await drain(provider({ idleTimeoutMs: 200, maxRetries: 0 }).stream(request()));
     assertProviderError(error, 'provider_timeout');
-    assert.ok(ms < 1500, `took ${ms} ms`);
+    assert.ok(ms < 10_000, `took ${ms} ms`);
   });
 
   test('a stream that stalls mid-way → provider_timeout after the idle timeout, text so far delivered', async () => {
@@ -228,7 +229,7 @@ describe('OpenAiProvider against a fake OpenAI server', () => {
     assertProviderError(error, 'provider_timeout');
     assert.match(error.message, /stalled/);
     assert.deepEqual(texts(events), ['one ']);
-    assert.ok(ms < 1500, `took ${ms} ms`);
+    assert.ok(ms < 10_000, `took ${ms} ms`);
     assert.equal(fake.requests.length, 1);
   });
 
