@@ -28,4 +28,6 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 ENV DATA_DIR=/app/data PORT=3000
 EXPOSE 3000
-CMD ["node", "apps/api/dist/src/main.js"]
+# the service's memory defaults, as scripts/service-process.mjs gives them to `npm start`
+ENV MALLOC_ARENA_MAX=2
+CMD ["node", "--max-semi-space-size=2", "apps/api/dist/src/main.js"]

@@ -16,9 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BenchSetup, CHAT_TEXT_TOKENS } from './lib/setup.mjs';
 import { cannon, errorCount } from './lib/load.mjs';
-import { ADMIN, createPgDatabase, freePort, ROOT, startFake } from './lib/processes.mjs';
+import { ADMIN, cpuSeconds, createPgDatabase, freePort, ROOT, startFake } from './lib/processes.mjs';
 import { Api } from './lib/http.mjs';
 import { sleep } from './lib/stats.mjs';
+import { serviceNodeArgs, serviceEnv } from '../scripts/service-process.mjs';
 
 const env = process.env;
 const target = env.BENCH_ROOT || ROOT;
@@ -28,6 +29,7 @@ const turns = Number(env.BENCH_TURNS || 1000);
 // for 10 s (pg's default), as they would on a service nobody is using
 const SETTLE_MS = Number(env.BENCH_SETTLE_MS || 15_000);
 const MiB = 1024 * 1024;
+const CONNECTIONS = 10;
 const log = (...a) => console.log(`[start-rss ${new Date().toISOString().slice(11, 19)}]`, ...a);
 
 function children(pid) {
@@ -77,9 +79,9 @@ function serviceMemory(nodePid, dataDir) {
 async function startService(dataDir, databaseUrl) {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [join(target, 'apps/api/dist/src/main.js')], {
+  const child = spawn(process.execPath, [...serviceNodeArgs(env), join(target, 'apps/api/dist/src/main.js')], {
     cwd: target,
-    env: {
+    env: serviceEnv({
       ...env,
       NODE_ENV: 'production',
       PORT: String(port),
@@ -92,7 +94,8 @@ async function startService(dataDir, databaseUrl) {
       LOG_LEVEL: 'warn',
       LOGIN_LIMIT_PER_CLIENT: '100000',
       LOGIN_LIMIT_PER_USER: '100000',
-    },
+      MAX_RUNS_PER_USER: String(CONNECTIONS),
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -147,21 +150,27 @@ async function main() {
 
     const setup = new BenchSetup(svc, fake);
     await setup.login();
-    const slug = await setup.project('plain', 'bench-rss');
+    // one project per connection: a project runs one turn at a time (a second gets 409)
+    const slugs = await setup.projects('plain', 'bench-rss', CONNECTIONS);
     await fake.setTurn({ tokens: CHAT_TEXT_TOKENS });
-    const body = JSON.stringify({ message: 'Say something short.', project_slug: slug });
+    const bodies = slugs.map((slug) => JSON.stringify({ message: 'Say something short.', project_slug: slug }));
+    const cpu0 = cpuSeconds(svc.pid);
     const load = await cannon({
       url: svc.url + '/agent/chat',
       method: 'POST',
       headers: { ...setup.authHeader, 'content-type': 'application/json' },
-      body,
-      connections: 10,
+      bodies,
+      connections: CONNECTIONS,
       amount: turns,
     });
     r.turn_errors = errorCount(load.result);
+    // Node's CPU only (the database's processes are not counted): compares Node settings such as the
+    // young generation's size, which trade memory for garbage-collection work
+    r.node_cpu_ms_per_turn = Math.round(((cpuSeconds(svc.pid) - cpu0) * 1e6) / turns) / 1000;
+    if (r.turn_errors) log(`${r.turn_errors} turns failed; answers by status:`, load.statuses);
     await sleep(SETTLE_MS);
     r.idle_after_turns = serviceMemory(svc.pid, dataDir);
-    log(`after ${turns} turns`, r.idle_after_turns);
+    log(`after ${turns} turns (Node CPU ${r.node_cpu_ms_per_turn} ms/turn)`, r.idle_after_turns);
 
     await svc.stop();
     svc = await startService(dataDir, pg?.url);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { sleep } from './stats.mjs';
+import { serviceNodeArgs, serviceEnv } from '../../scripts/service-process.mjs';
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const require = createRequire(import.meta.url);
@@ -98,7 +99,7 @@ export async function startFake() {
 export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = null } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-bench-'));
-  const args = [];
+  const args = [...serviceNodeArgs({ ...process.env, ...env })];
   if (cpuProfDir)
     args.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, '-r', join(ROOT, 'bench/lib/exit-on-signal.cjs'));
   if (process.env.BENCH_COUNT_QUERIES) args.push('-r', join(ROOT, 'bench/lib/count-queries.cjs'));
@@ -106,7 +107,7 @@ export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = n
   const logs = [];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: {
+    env: serviceEnv({
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(port),
@@ -122,11 +123,12 @@ export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = n
       LOGIN_LIMIT_PER_USER: '100000',
       DEMO_LIMIT_PER_MINUTE: '100000',
       MAX_STREAMS_PER_USER: '100000',
+      MAX_RUNS_PER_USER: '1000',
       ...(process.env.BENCH_COUNT_QUERIES
         ? { BENCH_QUERY_COUNTS_FILE: join(tmpdir(), `aws-bench-query-counts-${port}.json`) }
         : {}),
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (d) => {

@@ -4,12 +4,23 @@
 import { cannon, errorCount } from '../lib/load.mjs';
 import { otherCpu, cpuSeconds, memory } from '../lib/processes.mjs';
 import { CHAT_TEXT_TOKENS } from '../lib/setup.mjs';
-import { ms, ratio, round, summary } from '../lib/stats.mjs';
+import { ms, ratio, round, sleep, summary } from '../lib/stats.mjs';
 import { check, entry } from './common.mjs';
 
 export const id = '5-sustained';
+const WARMUP_DRAIN_MS = 5000;
 export const target = '≥ 500 turns/s, 0 errors, ≤ 4 ms CPU per turn';
 export const title = 'sustained chat, 50 concurrent clients';
+
+/** what the failed requests were: HTTP statuses other than 2xx, socket errors, timeouts */
+function errorKinds({ result, statuses }) {
+  const kinds = Object.entries(statuses)
+    .filter(([code]) => Number(code) >= 300)
+    .map(([code, n]) => `${n}× ${code}`);
+  if (result.errors) kinds.push(`${result.errors} socket errors`);
+  if (result.timeouts) kinds.push(`${result.timeouts} timeouts`);
+  return kinds.join(', ');
+}
 
 export async function run(ctx) {
   const { setup, fake, server, quick } = ctx;
@@ -22,6 +33,9 @@ export async function run(ctx) {
   const url = server.url + '/agent/chat';
 
   await cannon({ url, method: 'POST', headers, bodies, connections: clients, duration: quick ? 2 : 5 });
+  // autocannon stops at the deadline without waiting for the requests in flight: their turns still run
+  // on the server, and the next message on such a project would be refused (409, one turn per project)
+  await sleep(WARMUP_DRAIN_MS);
   await fake.reset();
   const other0 = otherCpu();
   const cpu0 = cpuSeconds(server.pid);
@@ -56,7 +70,7 @@ export async function run(ctx) {
     throughput_per_s: rate,
     peak_rss_bytes: mem.hwm,
     direct: `${directRate}/s · p99 ${ms(d.p99)}`,
-    service: `${rate} turns/s · p99 ${ms(s.p99)} · ${errors} errors · CPU ${ms(cpuPerTurn)}/turn`,
+    service: `${rate} turns/s · p99 ${ms(s.p99)} · ${errors} errors${errors ? ` (${errorKinds(svc)})` : ''} · CPU ${ms(cpuPerTurn)}/turn`,
     overhead: `p99 +${ms(round(s.p99 - d.p99))}`,
     ratio: ratio(directRate, rate),
     target,
