@@ -31,6 +31,7 @@ import type { TurnResult } from '../runtime/runtime.types';
 import { ChatService, type StartedTurn } from './chat.service';
 import {
   CancelView,
+  ResumeView,
   ChatDto,
   ChatResponseView,
   DemoDto,
@@ -45,6 +46,8 @@ import {
 } from './dto/chat.dto';
 import { STREAM_EVENT_DOC, StreamEventModels } from './dto/stream-events.dto';
 import { RunHub } from './run-hub';
+import { HistoryService } from './history.service';
+import { RunRecovery } from './run-recovery.service';
 import { RunsService } from './runs.service';
 import { Heartbeats } from './heartbeats';
 import { StreamSlots } from './stream-slots';
@@ -64,6 +67,8 @@ export class ChatController {
     private readonly chat: ChatService,
     private readonly hub: RunHub,
     private readonly runsService: RunsService,
+    private readonly historyService: HistoryService,
+    private readonly recovery: RunRecovery,
     private readonly slots: StreamSlots,
     private readonly runtime: RuntimeService,
     private readonly heartbeats: Heartbeats,
@@ -212,7 +217,7 @@ export class ChatController {
   history(@CurrentUser() user: AuthUser, @Param('slug') slug: string, @Query() q: HistoryQueryDto) {
     if (q.limit !== undefined && q.limit > 200)
       throw new DomainError('validation', 'limit is at most 200', [{ field: 'limit', message: 'must be at most 200' }]);
-    return this.chat.history(user, slug, q.before, q.limit);
+    return this.historyService.history(user, slug, q.before, q.limit);
   }
 
   @Get('runs')
@@ -225,6 +230,13 @@ export class ChatController {
   @ApiOkResponse({ type: RunView })
   run(@CurrentUser() user: AuthUser, @Param('id') id: string) {
     return this.runsService.get(user, id);
+  }
+
+  @Post('runs/:id/resume')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: ResumeView })
+  resume(@CurrentUser() user: AuthUser, @Param('id') id: string) {
+    return this.recovery.resumeOnDemand(user, id);
   }
 
   @Post('runs/:id/cancel')

@@ -119,7 +119,18 @@ export interface Usage {
  * layer after the run is persisted.
  */
 export type RuntimeEvent =
-  | { event: 'status'; data: { run_id: string; state: string; provider: string; model: string } }
+  | {
+      event: 'status';
+      /** `resumed` (chat layer): events after `drop_after_seq` before this one were superseded */
+      data: {
+        run_id: string;
+        state: string;
+        provider: string;
+        model: string;
+        attempt?: number;
+        drop_after_seq?: number;
+      };
+    }
   | { event: 'pack'; data: { pack_id: number; slug: string; name: string; domain: string; stages: string[] } }
   | {
       event: 'workflow';

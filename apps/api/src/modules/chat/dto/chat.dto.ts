@@ -203,6 +203,12 @@ export class CancelView {
   @ApiProperty() state: string;
 }
 
+export class ResumeView {
+  @ApiProperty({ format: 'uuid' }) run_id: string;
+  @ApiProperty({ enum: ['running'] }) state: string;
+  @ApiProperty({ description: 'how many times the run has been started, this resume included' }) attempts: number;
+}
+
 export class RunView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ['running', 'done', 'error', 'cancelled', 'interrupted'] }) state: string;
