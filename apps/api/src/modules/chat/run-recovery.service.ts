@@ -28,6 +28,14 @@ import { Run, type RunInput, type RunState } from './run.entity';
 /** A run is started at most this many times (the first start and its resumes). */
 export const MAX_RESUME_ATTEMPTS = 3;
 const HISTORY_FOR_CONTEXT = 20;
+/**
+ * A resumed run numbers its events from this far above the last stored one: a client may have seen events
+ * the crash kept from being stored (those since the last checkpoint or flush — at most one model call's
+ * stream, ≤ 1,048,576 one-character deltas, and a few more), and its Last-Event-ID must not fall among
+ * the new attempt's seqs. The numbering stays increasing; `status {state: "resumed"}` comes first after
+ * the gap. (seq is an integer column: MAX_RESUME_ATTEMPTS gaps fit many times over.)
+ */
+export const RESUME_SEQ_GAP = 1_100_000;
 const INTERRUPTED = { code: 'interrupted', message: 'The server restarted while this run was in flight.' };
 
 @Injectable()
@@ -145,7 +153,7 @@ export class RunRecovery implements OnApplicationBootstrap {
         awaitingGate: run.input.awaiting_gate,
         resume: {
           steps: state.steps,
-          seq: Number(state.seq),
+          seq: Number(state.seq) + RESUME_SEQ_GAP,
           checkpointSeq: Number(state.checkpoint_seq),
           attempt: attempt.attempts,
         },
