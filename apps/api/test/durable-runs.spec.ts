@@ -95,12 +95,17 @@ test('kill -9 in the middle of a streamed three-tool turn: the restarted server 
   fake.enqueue(plan, edit, answer);
   const seen: SseEvent[] = [];
   const running = server;
-  let killed: Promise<void> | null = null;
+  let fired = false;
+  let gone!: () => void;
+  const killed = new Promise<void>((resolve) => (gone = resolve));
   await stream(`${server.url}/agent/stream?project_slug=crash&message=three+changes`, {
     onEvent: (e) => {
       seen.push(e);
       const results = seen.filter((x) => x.event === 'tool_result').length;
-      if (results === 2 && e.event === 'content' && !killed) killed = running.kill();
+      if (results === 2 && e.event === 'content' && !fired) {
+        fired = true;
+        void running.kill().then(gone);
+      }
     },
   }).catch(() => undefined); // the connection dies with the process
   await killed;

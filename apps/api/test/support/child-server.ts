@@ -57,8 +57,8 @@ export async function startChildServer(db: TestDb, env: Record<string, string> =
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => logs.push(String(d)));
-  child.stderr!.on('data', (d) => logs.push(String(d)));
+  child.stdout.on('data', (d) => logs.push(String(d)));
+  child.stderr.on('data', (d) => logs.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
   const up = Date.now() + 60_000;
   for (;;) {
