@@ -11,7 +11,7 @@ import { ADMIN, createTestDb, type TestDb } from './support/app';
 import { bind, setupPack } from './support/chat-pack';
 import { startChildServer, type ChildServer } from './support/child-server';
 import { FakeLlm, type FakeTurn } from './support/fake-llm';
-import { Client } from './support/http';
+import { Client, newUser } from './support/http';
 import { readStream, type SseEvent } from './support/sse';
 
 const plan: FakeTurn = {
@@ -164,4 +164,98 @@ test('kill -9 in the middle of a streamed three-tool turn: the restarted server 
   const replies = history.body.messages.filter((m: { role: string }) => m.role === 'assistant');
   expect(replies).toHaveLength(1);
   expect(replies[0]).toMatchObject({ run_id: runId, state: 'done', content: 'All three changes are done.' });
+  await server.kill();
+  server = null;
+});
+
+/** Starts a streamed turn on `slug` whose second model call never answers; resolves with its run id once it hangs. */
+async function hangingTurn(c: Client, url: string, slug: string): Promise<string> {
+  const asked = fake.requests.length;
+  fake.enqueue(plan, { hang: true });
+  let runId = '';
+  void readStream(`${url}/agent/stream?project_slug=${slug}&message=go`, {
+    headers: { cookie: c.cookie! },
+    onEvent: (e) => void (e.event === 'status' && (runId = e.data.run_id)),
+  }).catch(() => undefined);
+  await until('the second model call', async () => fake.requests.length === asked + 2 && runId);
+  return runId;
+}
+
+test('RESUME_INTERRUPTED=off: the run is marked interrupted with its checkpoints kept; POST /agent/runs/{id}/resume finishes it', async () => {
+  fake.reset();
+  server = await startChildServer(db);
+  const c = new Client(server.url);
+  await c.login(ADMIN.username, ADMIN.password);
+  const { packId } = await setupPack(c, fake);
+  await bind(c, 'later', packId);
+  const runId = await hangingTurn(c, server.url, 'later');
+  await server.kill();
+
+  server = await startChildServer(db, { RESUME_INTERRUPTED: 'off' });
+  const c2 = new Client(server.url);
+  c2.cookie = c.cookie;
+  const interrupted = await c2.get(`/agent/runs/${runId}`);
+  expect(interrupted.body).toMatchObject({ state: 'interrupted', attempts: 1, error: { code: 'interrupted' } });
+  const kept = await pg.query('SELECT count(*)::int AS n FROM run_checkpoints WHERE run_id = $1', [runId]);
+  expect(kept.rows[0].n).toBeGreaterThan(0);
+
+  fake.reset();
+  fake.enqueue({ ...edit, tokenIntervalMs: 0 }, answer);
+  const r = await c2.post(`/agent/runs/${runId}/resume`);
+  expect(r.status).toBe(202);
+  expect(r.body).toEqual({ run_id: runId, state: 'running', attempts: 2 });
+  const run = await until('the resumed run ends', async () => {
+    const x = await c2.get(`/agent/runs/${runId}`);
+    return x.body.state !== 'running' && x.body;
+  });
+  expect(run).toMatchObject({ state: 'done', attempts: 2, error: null });
+  expect(fake.requests.length).toBe(2); // the hung call again, then the answer: the plan is not repeated
+  const history = await c2.get('/agent/history/later');
+  const replies = history.body.messages.filter((m: { run_id: string; role: string }) => m.role === 'assistant');
+  expect(replies.map((m: { state: string; content: string }) => [m.state, m.content])).toEqual([
+    ['done', 'All three changes are done.'],
+  ]);
+
+  const again = await c2.post(`/agent/runs/${runId}/resume`);
+  expect(again.status).toBe(409);
+  expect(again.body.code).toBe('run.not_resumable');
+  const other = await newUser(server.url, c2, 'mallory');
+  expect((await other.post(`/agent/runs/${runId}/resume`)).status).toBe(404);
+  await server.kill();
+  server = null;
+});
+
+test('a run that cannot resume (started too often, its pack deleted) ends error resume_failed, never stuck running', async () => {
+  fake.reset();
+  server = await startChildServer(db);
+  const c = new Client(server.url);
+  await c.login(ADMIN.username, ADMIN.password);
+  const { packId } = await setupPack(c, fake);
+  await bind(c, 'tired', packId);
+  await bind(c, 'orphan', packId);
+  const tired = await hangingTurn(c, server.url, 'tired');
+  const orphan = await hangingTurn(c, server.url, 'orphan');
+  await server.kill();
+  await pg.query('UPDATE runs SET attempts = 3 WHERE id = $1', [tired]);
+  await pg.query('UPDATE runs SET workflow_id = NULL WHERE id = $1', [orphan]); // as a deleted pack leaves it
+
+  const asked = fake.requests.length;
+  server = await startChildServer(db);
+  const c2 = new Client(server.url);
+  c2.cookie = c.cookie;
+  for (const [id, slug, why] of [
+    [tired, 'tired', 'it was started 3 times without finishing'],
+    [orphan, 'orphan', 'its pack was deleted'],
+  ]) {
+    const run = (await c2.get(`/agent/runs/${id}`)).body;
+    expect(run).toMatchObject({ state: 'error', error: { code: 'resume_failed' } });
+    expect(run.error.message).toContain(why);
+    const history = await c2.get(`/agent/history/${slug}`);
+    expect(history.body.messages.at(-1)).toMatchObject({ run_id: id, role: 'assistant', state: 'failed' });
+    const left = await pg.query('SELECT count(*)::int AS n FROM run_checkpoints WHERE run_id = $1', [id]);
+    expect(left.rows[0].n).toBe(0);
+  }
+  expect(fake.requests.length).toBe(asked);
+  await server.kill();
+  server = null;
 });
