@@ -621,6 +621,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/runs/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Chat: resume */
+        post: operations["Chat_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/runs/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1262,10 +1279,17 @@ export interface components {
         };
         StatusEvent: {
             run_id: string;
-            /** @example running */
-            state: string;
+            /**
+             * @example running
+             * @enum {string}
+             */
+            state: "running" | "resumed";
             provider: string;
             model: string;
+            /** @description resumed: how many times the run has been started */
+            attempt?: number;
+            /** @description resumed: events after this seq (and before this event) were superseded — drop them (the partial text of the model call made again, a tool call run again) */
+            drop_after_seq?: number;
         };
         PackEvent: {
             pack_id: number;
@@ -1415,6 +1439,14 @@ export interface components {
             runs: components["schemas"]["RunView"][];
             /** @description pass as `before` for the next (older) page */
             next_before: string | null;
+        };
+        ResumeView: {
+            /** Format: uuid */
+            run_id: string;
+            /** @enum {string} */
+            state: "running";
+            /** @description how many times the run has been started, this resume included */
+            attempts: number;
         };
         CancelView: {
             run_id: string;
@@ -3854,6 +3886,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeView"];
                 };
             };
             /** @description Client error (problem+json) */
