@@ -6,6 +6,7 @@
  * each file write lands once, and the stream read again with Last-Event-ID — dropping what the `resumed`
  * status event says was superseded — renders the same reply as an uninterrupted run.
  */
+import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { ADMIN, createTestDb, type TestDb } from './support/app';
 import { bind, setupPack } from './support/chat-pack';
@@ -204,6 +205,18 @@ test('RESUME_INTERRUPTED=off: the run is marked interrupted with its checkpoints
   const r = await c2.post(`/agent/runs/${runId}/resume`);
   expect(r.status).toBe(202);
   expect(r.body).toEqual({ run_id: runId, state: 'running', attempts: 2 });
+  // the run's own stream: its whole log, then live until close; read as a client renders it
+  const log = await readStream(`${server.url}/agent/runs/${runId}/stream`, { headers: { cookie: c2.cookie! } });
+  expect(log.events.at(-1)!.event).toBe('close');
+  expect(log.events.map((e) => e.event)).toContain('error'); // the interrupted ending, superseded…
+  const shown = rendered(log.events);
+  expect(shown.map((e) => e.event)).not.toContain('error'); // …and dropped by the resumed status
+  expect(text(shown)).toBe(`${plan.text}${edit.text}${answer.text}`);
+  expect(shown.at(-2)!.data).toMatchObject({ state: 'done', reply: answer.text });
+  const bad = await readStream(`${server.url}/agent/runs/${runId}/stream`, {
+    headers: { cookie: c2.cookie!, 'last-event-id': `${randomUUID()}:3` },
+  });
+  expect(bad.status).toBe(400);
   const run = await until('the resumed run ends', async () => {
     const x = await c2.get(`/agent/runs/${runId}`);
     return x.body.state !== 'running' && x.body;

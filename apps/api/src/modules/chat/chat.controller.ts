@@ -35,6 +35,7 @@ import {
   ChatDto,
   ChatResponseView,
   DemoDto,
+  RunStreamQueryDto,
   DemoResponseView,
   HistoryQueryDto,
   HistoryView,
@@ -230,6 +231,30 @@ export class ChatController {
   @ApiOkResponse({ type: RunView })
   run(@CurrentUser() user: AuthUser, @Param('id') id: string) {
     return this.runsService.get(user, id);
+  }
+
+  /** One run's events (docs/API.md "Runs"): replayed after Last-Event-ID, then followed live until `close`. */
+  @Public()
+  @Sse('runs/:id/stream')
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: '`<run_id>:<seq>`: replay after seq' })
+  @ApiOkResponse({ description: STREAM_EVENT_DOC, content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  async runStream(
+    @OptionalUser() user: AuthUser | null,
+    @Param('id') id: string,
+    @Query() q: RunStreamQueryDto,
+    @Req() req: Request,
+    @Headers('last-event-id') lastEventHeader?: string,
+  ): Promise<Observable<MessageEvent>> {
+    if (req.res) this.hub.trackResponse(req.res);
+    const runId = (await this.chat.findRunFor(user, id)).id;
+    const resume = (lastEventHeader || q.last_event_id)?.trim();
+    const m = resume ? LAST_EVENT_ID.exec(resume) : null;
+    if (resume && (!m || m[1].toLowerCase() !== runId.toLowerCase()))
+      throw new DomainError('validation', `Last-Event-ID must be ${runId}:<seq>.`, [
+        { field: 'last_event_id', message: 'must be <run_id>:<seq> of this run' },
+      ]);
+    return this.events(runId, m ? Number(m[2]) : 0, this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`));
   }
 
   @Post('runs/:id/resume')

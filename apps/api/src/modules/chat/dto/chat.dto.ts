@@ -58,6 +58,14 @@ export class StreamQueryDto {
   last_event_id?: string;
 }
 
+export class RunStreamQueryDto {
+  @ApiPropertyOptional({ description: '`<run_id>:<seq>`: replay after seq (the Last-Event-ID header wins)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  last_event_id?: string;
+}
+
 export class DemoDto {
   @ApiProperty({ maxLength: MAX_MESSAGE }) @IsString() @Length(1, MAX_MESSAGE) message: string;
   @ApiPropertyOptional({ example: 'pdlc' }) @IsOptional() @IsString() @Length(1, 64) domain?: string;
