@@ -31,7 +31,7 @@ export type Step =
 export type StepKind = Step['step'];
 export type StepOf<K extends StepKind> = Extract<Step, { step: K }>;
 
-/** Stores one step (and, in the chat layer, the run events before it) — one statement. */
+/** Stores one step (and, in the chat layer, the run events before it) — one statement; never rejects. */
 export type CheckpointWriter = (step: Step) => Promise<void>;
 
 export class StepLog {
@@ -63,6 +63,11 @@ export class StepLog {
   /**
    * The step has completed: replaying, it is checked against the recorded one and passed; live, it is
    * recorded. A recorded step that does not match (the pack changed under the run) fails the resume.
+   *
+   * Only a model response that asks for tools is waited for: its tools must not run before it is stored
+   * (a write's idempotency key names its place in that response). Every other step is recorded in the
+   * background (the writer keeps the order and never rejects): lost in a crash, it is redone safely —
+   * a tool again (its write found by its key), a node or stage move derived again.
    */
   async complete(step: Step): Promise<void> {
     if (this.replaying) {
@@ -75,7 +80,8 @@ export class StepLog {
       this.cursor++;
       return;
     }
-    await this.writer?.(step);
+    const stored = this.writer?.(step);
+    if (step.step === 'model' && step.tool_calls.length) await stored;
   }
 }
 
