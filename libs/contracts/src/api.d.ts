@@ -621,6 +621,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/runs/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chat: run stream */
+        get: operations["Chat_runStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Chat: resume */
+        post: operations["Chat_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/runs/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1262,10 +1296,17 @@ export interface components {
         };
         StatusEvent: {
             run_id: string;
-            /** @example running */
-            state: string;
+            /**
+             * @example running
+             * @enum {string}
+             */
+            state: "running" | "resumed";
             provider: string;
             model: string;
+            /** @description resumed: how many times the run has been started */
+            attempt?: number;
+            /** @description resumed: events after this seq (and before this event) were superseded — drop them (the partial text of the model call made again, a tool call run again) */
+            drop_after_seq?: number;
         };
         PackEvent: {
             pack_id: number;
@@ -1415,6 +1456,14 @@ export interface components {
             runs: components["schemas"]["RunView"][];
             /** @description pass as `before` for the next (older) page */
             next_before: string | null;
+        };
+        ResumeView: {
+            /** Format: uuid */
+            run_id: string;
+            /** @enum {string} */
+            state: "running";
+            /** @description how many times the run has been started, this resume included */
+            attempts: number;
         };
         CancelView: {
             run_id: string;
@@ -3854,6 +3903,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_runStream: {
+        parameters: {
+            query?: {
+                /** @description `<run_id>:<seq>`: replay after seq (the Last-Event-ID header wins) */
+                last_event_id?: string;
+            };
+            header: {
+                "last-event-id": string;
+                /** @description `<run_id>:<seq>`: replay after seq */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events. Each event: `id: <run_id>:<seq>`, `event: <name>`, `data: <JSON>`; a comment line every 15 s while quiet. Reconnect with `Last-Event-ID: <run_id>:<seq>` (or `last_event_id`) to replay after seq and continue live. Events, in order: `status` (StatusEvent) first; `pack` (PackEvent); `workflow` (WorkflowEvent), again as the last event before `done`; `stage` (StageEvent) on every stage move; `node` (NodeEvent) around every node; `agent` (AgentEvent) when an agent node starts; `content` (ContentEvent) as model text streams; `tool_call` (ToolCallEvent) before a tool runs and `tool_result` (ToolResultEvent) after; `files_changed` (FilesChangedEvent) after workspace writes; `awaiting_gate` (AwaitingGateEvent) when a gate stops the turn; `error` (ErrorEvent) on failure; `done` (DoneEvent) when the turn is over; `close` (CloseEvent, `{}`) last. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeView"];
                 };
             };
             /** @description Client error (problem+json) */

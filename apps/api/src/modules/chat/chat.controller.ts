@@ -31,9 +31,11 @@ import type { TurnResult } from '../runtime/runtime.types';
 import { ChatService, type StartedTurn } from './chat.service';
 import {
   CancelView,
+  ResumeView,
   ChatDto,
   ChatResponseView,
   DemoDto,
+  RunStreamQueryDto,
   DemoResponseView,
   HistoryQueryDto,
   HistoryView,
@@ -45,6 +47,8 @@ import {
 } from './dto/chat.dto';
 import { STREAM_EVENT_DOC, StreamEventModels } from './dto/stream-events.dto';
 import { RunHub } from './run-hub';
+import { HistoryService } from './history.service';
+import { RunRecovery } from './run-recovery.service';
 import { RunsService } from './runs.service';
 import { Heartbeats } from './heartbeats';
 import { StreamSlots } from './stream-slots';
@@ -64,6 +68,8 @@ export class ChatController {
     private readonly chat: ChatService,
     private readonly hub: RunHub,
     private readonly runsService: RunsService,
+    private readonly historyService: HistoryService,
+    private readonly recovery: RunRecovery,
     private readonly slots: StreamSlots,
     private readonly runtime: RuntimeService,
     private readonly heartbeats: Heartbeats,
@@ -212,7 +218,7 @@ export class ChatController {
   history(@CurrentUser() user: AuthUser, @Param('slug') slug: string, @Query() q: HistoryQueryDto) {
     if (q.limit !== undefined && q.limit > 200)
       throw new DomainError('validation', 'limit is at most 200', [{ field: 'limit', message: 'must be at most 200' }]);
-    return this.chat.history(user, slug, q.before, q.limit);
+    return this.historyService.history(user, slug, q.before, q.limit);
   }
 
   @Get('runs')
@@ -225,6 +231,37 @@ export class ChatController {
   @ApiOkResponse({ type: RunView })
   run(@CurrentUser() user: AuthUser, @Param('id') id: string) {
     return this.runsService.get(user, id);
+  }
+
+  /** One run's events (docs/API.md "Runs"): replayed after Last-Event-ID, then followed live until `close`. */
+  @Public()
+  @Sse('runs/:id/stream')
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: '`<run_id>:<seq>`: replay after seq' })
+  @ApiOkResponse({ description: STREAM_EVENT_DOC, content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  async runStream(
+    @OptionalUser() user: AuthUser | null,
+    @Param('id') id: string,
+    @Query() q: RunStreamQueryDto,
+    @Req() req: Request,
+    @Headers('last-event-id') lastEventHeader?: string,
+  ): Promise<Observable<MessageEvent>> {
+    if (req.res) this.hub.trackResponse(req.res);
+    const runId = (await this.chat.findRunFor(user, id)).id;
+    const resume = (lastEventHeader || q.last_event_id)?.trim();
+    const m = resume ? LAST_EVENT_ID.exec(resume) : null;
+    if (resume && (!m || m[1].toLowerCase() !== runId.toLowerCase()))
+      throw new DomainError('validation', `Last-Event-ID must be ${runId}:<seq>.`, [
+        { field: 'last_event_id', message: 'must be <run_id>:<seq> of this run' },
+      ]);
+    return this.events(runId, m ? Number(m[2]) : 0, this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`));
+  }
+
+  @Post('runs/:id/resume')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: ResumeView })
+  resume(@CurrentUser() user: AuthUser, @Param('id') id: string) {
+    return this.recovery.resumeOnDemand(user, id);
   }
 
   @Post('runs/:id/cancel')

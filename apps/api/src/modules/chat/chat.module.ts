@@ -9,7 +9,10 @@ import { ChatController } from './chat.controller';
 import { ChatService } from './chat.service';
 import { Heartbeats } from './heartbeats';
 import { Message } from './message.entity';
+import { HistoryService } from './history.service';
+import { RunCheckpoint } from './run-checkpoint.entity';
 import { RunEvent } from './run-event.entity';
+import { RunRecovery } from './run-recovery.service';
 import { RunAdmission } from './run-admission';
 import { RunsService } from './runs.service';
 import { RunHub } from './run-hub';
@@ -18,13 +21,13 @@ import { StreamSlots } from './stream-slots';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Run, RunEvent, Message]),
+    TypeOrmModule.forFeature([Run, RunEvent, RunCheckpoint, Message]),
     RuntimeModule,
     ProjectsModule,
     WorkflowsModule,
     AgentsModule,
   ],
   controllers: [ChatController],
-  providers: [ChatService, RunHub, StreamSlots, Heartbeats, RunAdmission, RunsService],
+  providers: [ChatService, RunHub, StreamSlots, Heartbeats, RunAdmission, RunsService, HistoryService, RunRecovery],
 })
 export class ChatModule {}

@@ -3,7 +3,7 @@
  * resolves the project and pack, implements the runtime's ports with the real services, publishes
  * every event to the run hub, records history and the run's outcome, and emits `close` last.
  */
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -18,10 +18,10 @@ import { WorkspaceService } from '../projects/workspace.service';
 import type { ChatMessage } from '../runtime/providers/provider';
 import { RuntimeService } from '../runtime/runtime.service';
 import { storableText } from '../runtime/storable';
-import type { PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.types';
+import type { AwaitingGate, PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.types';
+import type { Step } from '../runtime/step-log';
 import { WorkflowsService } from '../workflows/workflows.service';
-import { Message, type MessageState } from './message.entity';
-import { RunEvent } from './run-event.entity';
+import { type MessageState } from './message.entity';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { RunAdmission } from './run-admission';
 import { RunHub, type HubEvent } from './run-hub';
@@ -36,6 +36,29 @@ export interface TurnInput {
   pack_id?: number;
   advance?: boolean;
   node_key?: string;
+}
+
+/** A turn to carry out: a new one, or a resumed one (run-recovery.service.ts) with its recorded steps. */
+export interface TurnLaunch {
+  runId: string;
+  ownerId: number | null;
+  project: Project | null;
+  pack: PackSnapshot;
+  ports: TurnPorts;
+  history: ChatMessage[];
+  input: TurnInput;
+  message: string;
+  /** the project's stage and gate when the turn started */
+  stage: string;
+  awaitingGate: AwaitingGate | null;
+  resume?: {
+    steps: Step[];
+    /** the last stored event: the resumed run numbers its events after it */
+    seq: number;
+    /** the last event its last checkpoint covered: later ones were superseded (the client drops them) */
+    checkpointSeq: number;
+    attempt: number;
+  };
 }
 
 export interface StartedTurn {
@@ -66,7 +89,7 @@ function withoutReply(data: unknown): unknown {
 }
 
 @Injectable()
-export class ChatService implements OnApplicationBootstrap {
+export class ChatService {
   private readonly logger = new Logger('Chat');
 
   constructor(
@@ -97,12 +120,7 @@ export class ChatService implements OnApplicationBootstrap {
       );
     const pack = await this.workflows.packForRuntime(user, bound.pack);
     const runId = randomUUID();
-    const ports: TurnPorts = {
-      loadAgent: (id) => this.agents.resolveForRuntime(user, id),
-      saveState: (s) => this.projects.saveState(project.id, s),
-      workspace: this.workspace.forProject(project.id, runId),
-      provider: (m) => this.runtime.providerFor(m),
-    };
+    const ports = this.projectPorts(user, project, runId);
     const message = storableText(input.message ?? '');
     // Admitted (one turn per project, a cap per user: run-admission.ts), then one statement: the run row,
     // the user's history entry (when there is a message) and the recent history for the model's context —
@@ -112,15 +130,53 @@ export class ChatService implements OnApplicationBootstrap {
       project,
       (m) =>
         m.query(
-          `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage) VALUES ($1, $2, $3, $4, $5, 'running', $6) RETURNING id),
+          `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input) VALUES ($1, $2, $3, $4, $5, 'running', $6, $8) RETURNING id),
             um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '')
        SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
-          [runId, user.id, project.id, pack.id, mode, project.stage, message.trim() ? message : ''],
+          [
+            runId,
+            user.id,
+            project.id,
+            pack.id,
+            mode,
+            project.stage,
+            message.trim() ? message : '',
+            // what a resume needs to start the turn again (run-recovery.service.ts)
+            JSON.stringify({
+              stage: project.stage ?? input.stage ?? pack.stages[0],
+              awaiting_gate: project.awaiting_gate ?? null,
+              advance: !!input.advance,
+              node_key: input.node_key ?? null,
+            }),
+          ],
         ),
     );
+    const stage = project.stage ?? input.stage ?? pack.stages[0];
     const history: ChatMessage[] = recent.reverse().map((m) => ({ role: m.role, content: m.content }));
-    const result = this.execute(runId, user.id, project, pack, ports, history, input, message);
+    const result = this.execute({
+      runId,
+      ownerId: user.id,
+      project,
+      pack,
+      ports,
+      history,
+      input,
+      message,
+      stage,
+      awaitingGate: project.awaiting_gate ?? null,
+    });
     return { runId, project, pack, result };
+  }
+
+  /** The runtime's ports on a user's project; every step of the turn is checkpointed (durable runs). */
+  projectPorts(user: AuthUser, project: Project, runId: string): TurnPorts {
+    return {
+      loadAgent: (id) => this.agents.resolveForRuntime(user, id),
+      saveState: (s) => this.projects.saveState(project.id, s),
+      workspace: this.workspace.forProject(project.id, runId),
+      provider: (m) => this.runtime.providerFor(m),
+      checkpoint: (step) => this.hub.checkpoint(runId, step),
+    };
   }
 
   /** A demo turn: the stored system pack, the server's default model, a read-only sample workspace. */
@@ -165,31 +221,39 @@ export class ChatService implements OnApplicationBootstrap {
       stage: input.stage ?? pack.stages[0],
       usage: { input_tokens: 0, output_tokens: 0 },
     });
-    const result = this.execute(
+    const stage = input.stage ?? pack.stages[0];
+    const result = this.execute({
       runId,
-      null,
-      null,
+      ownerId: null,
+      project: null,
       pack,
       ports,
-      [],
-      { ...input, stage: input.stage ?? pack.stages[0] },
-      storableText(input.message ?? ''),
-    );
+      history: [],
+      input: { ...input, stage },
+      message: storableText(input.message ?? ''),
+      stage,
+      awaitingGate: null,
+    });
     return { runId, project: null, pack, result };
   }
 
-  private execute(
-    runId: string,
-    ownerId: number | null,
-    project: Project | null,
-    pack: PackSnapshot,
-    ports: TurnPorts,
-    history: ChatMessage[],
-    input: TurnInput,
-    message: string,
-  ): Promise<TurnResult> {
+  /** Carries a turn to its end, detached from any request; resolves with its result once it is recorded. */
+  execute(launch: TurnLaunch): Promise<TurnResult> {
+    const { runId, ownerId, project, pack, ports, history, input, message, resume } = launch;
     const controller = new AbortController();
-    this.hub.start(runId, ownerId, controller);
+    this.hub.start(runId, ownerId, controller, resume && { seq: resume.seq, steps: resume.steps.length });
+    if (resume) {
+      // the stream goes on after the stored seqs; events after the last checkpoint are superseded
+      const used = ports.provider(null);
+      this.hub.publish(runId, 'status', {
+        run_id: runId,
+        state: 'resumed',
+        provider: used.name,
+        model: used.model,
+        attempt: resume.attempt,
+        drop_after_seq: resume.checkpointSeq,
+      });
+    }
     const timer = setTimeout(() => controller.abort({ code: 'turn_timeout' }), this.config.turnTimeoutMs);
     timer.unref();
     const run = async (): Promise<TurnResult> => {
@@ -203,11 +267,12 @@ export class ChatService implements OnApplicationBootstrap {
           node_key: input.node_key ?? null,
           project_slug: project?.slug ?? null,
           pack,
-          stage: project?.stage ?? input.stage ?? pack.stages[0],
-          awaiting_gate: project?.awaiting_gate ?? null,
+          stage: launch.stage,
+          awaiting_gate: launch.awaitingGate,
           history,
           ports,
           signal: controller.signal,
+          ...(resume ? { resume: { steps: resume.steps } } : {}),
         });
         let step = await gen.next();
         while (!step.done) {
@@ -263,7 +328,9 @@ export class ChatService implements OnApplicationBootstrap {
     const lastSeq = events.length ? events[events.length - 1].seq : 0;
     await this.ds.query(
       `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 AND state = 'running' RETURNING id),
-            ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING)
+            ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING),
+            -- checkpoints are compacted when the run ends, unless it can still be resumed (docs/decisions/runtime.md)
+            cp AS (DELETE FROM run_checkpoints c USING u WHERE c.run_id = u.id AND $2 <> 'interrupted')
        INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error)
        SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5 FROM u WHERE $11
          AND NOT EXISTS (SELECT 1 FROM messages WHERE run_id = $1 AND role = 'assistant')`,
@@ -311,76 +378,5 @@ export class ChatService implements OnApplicationBootstrap {
     const run = await this.findRunFor(user, runId);
     if (run.owner_id !== user.id) throw new DomainError('not_found', `Run ${runId} not found`);
     return run;
-  }
-
-  async history(user: AuthUser, slug: string, before?: number, limit = 50) {
-    const project = await this.projects.findOwned(user, slug);
-    const take = Math.min(Math.max(limit, 1), 200);
-    const qb = this.ds.getRepository(Message).createQueryBuilder('m').where('m.project_id = :id', { id: project.id });
-    if (before) qb.andWhere('m.id < :before', { before });
-    const rows = await qb.orderBy('m.id', 'DESC').take(take).getMany();
-    rows.reverse();
-    return {
-      project_slug: project.slug,
-      messages: rows.map((m) => ({
-        id: m.id,
-        run_id: m.run_id,
-        role: m.role,
-        content: m.content,
-        stage: m.stage,
-        node_key: m.node_key,
-        agent_id: m.agent_id,
-        tool_calls: m.tool_calls,
-        state: m.state,
-        error: m.error,
-        created_at: m.created_at,
-      })),
-      next_before: rows.length === take ? rows[0].id : null,
-    };
-  }
-
-  /** Runs left `running` by a crash are marked `interrupted`; their event log is closed so replays end. */
-  async onApplicationBootstrap() {
-    const stale = await this.ds.getRepository(Run).find({ where: { state: 'running' } });
-    for (const run of stale) {
-      await this.ds.transaction(async (m) => {
-        const last: Array<{ max: number | null }> = await m.query(
-          'SELECT max(seq) AS max FROM run_events WHERE run_id = $1',
-          [run.id],
-        );
-        let seq = Number(last[0]?.max ?? 0);
-        const events = [
-          {
-            event: 'error',
-            data: { code: 'interrupted', message: 'The server restarted while this run was in flight.' },
-          },
-          { event: 'done', data: { run_id: run.id, reply: run.reply, usage: run.usage, state: 'interrupted' } },
-          { event: 'close', data: {} },
-        ];
-        await m
-          .getRepository(RunEvent)
-          .insert(events.map((e) => ({ run_id: run.id, seq: ++seq, event: e.event, data: e.data })));
-        await m
-          .getRepository(Run)
-          .update(
-            { id: run.id },
-            { state: 'interrupted', finished_at: new Date(), last_seq: seq, error: events[0].data },
-          );
-        if (run.project_id) {
-          await m.getRepository(Message).insert({
-            project_id: run.project_id,
-            run_id: run.id,
-            role: 'assistant',
-            content: 'This run was interrupted by a server restart before it finished.',
-            stage: run.stage,
-            node_key: run.node_key,
-            tool_calls: [],
-            state: 'interrupted',
-            error: events[0].data as { code: string; message: string },
-          });
-        }
-      });
-    }
-    if (stale.length) this.logger.warn(`marked ${stale.length} run(s) interrupted after a restart`);
   }
 }

@@ -15,7 +15,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { storableValue } from '../runtime/storable';
-import { RunEvent } from './run-event.entity';
+import { insertEvents, storedEvents, writeCheckpoint } from './run-event-store';
 
 export interface HubEvent {
   seq: number;
@@ -66,6 +66,11 @@ class LiveRun {
   finished = false;
   /** finished for subscribers, but its outcome is not stored yet */
   unsettled: Promise<void> | null = null;
+  /** a resumed run goes on after the seqs it stored before (docs/decisions/runtime.md, "Durable runs") */
+  base = 0;
+  /** checkpoints stored; after a failed one none is written, so the stored ones stay a prefix of the turn */
+  steps = 0;
+  checkpoints = true;
   /** resolves when subscribers have been told the run ended */
   readonly ended: Promise<void>;
   markEnded: () => void = () => undefined;
@@ -93,8 +98,14 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  start(runId: string, ownerId: number | null, controller: AbortController) {
-    this.live.set(runId, new LiveRun(runId, ownerId, controller));
+  /** A run goes live here; a resumed one numbers its events after `resumed.seq` and its steps after `resumed.steps`. */
+  start(runId: string, ownerId: number | null, controller: AbortController, resumed?: { seq: number; steps: number }) {
+    const r = new LiveRun(runId, ownerId, controller);
+    if (resumed) {
+      r.base = resumed.seq;
+      r.steps = resumed.steps;
+    }
+    this.live.set(runId, r);
   }
 
   isLive(runId: string) {
@@ -130,7 +141,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       return { seq: 0, event, data: r.done };
     }
     // every stored string valid: jsonb refuses NUL and lone surrogates (runtime/storable.ts)
-    const e: HubEvent = { seq: r.events.length + 1, event, data: storableValue(data) };
+    const e: HubEvent = { seq: r.base + r.events.length + 1, event, data: storableValue(data) };
     r.events.push(e);
     r.pending.push(e);
     for (const l of r.listeners) l.fn(e);
@@ -148,7 +159,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     const batch = r.pending.splice(0);
     if (batch.length) {
       r.flushing = r.flushing.then(() =>
-        this.insertEvents(r.id, batch).then(
+        insertEvents(this.ds, r.id, batch).then(
           () => {
             if (r.failures)
               this.logger.log({ run_id: r.id, failures: r.failures }, 'run events stored again after failed writes');
@@ -168,14 +179,39 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     return r.flushing;
   }
 
-  private insertEvents(runId: string, batch: HubEvent[]) {
-    return this.ds
-      .createQueryBuilder()
-      .insert()
-      .into(RunEvent)
-      .values(batch.map((e) => ({ run_id: runId, seq: e.seq, event: e.event, data: e.data as never })))
-      .orIgnore()
-      .execute();
+  /**
+   * Stores one checkpoint of the turn (runtime/step-log.ts) with every event still pending, in one
+   * statement queued after the writes before it, so the stored events reach at least `event_seq` and a
+   * resume knows what its clients saw. A failed checkpoint is not retried: the events go back to the
+   * queue, and later steps are not recorded either (a resume replays the stored prefix and redoes the rest).
+   */
+  checkpoint(runId: string, data: unknown): Promise<void> {
+    const r = this.live.get(runId);
+    if (!r || r.closing || !r.checkpoints) return Promise.resolve();
+    if (r.timer) {
+      clearTimeout(r.timer);
+      r.timer = null;
+    }
+    const batch = r.pending.splice(0);
+    const step = ++r.steps;
+    const eventSeq = r.base + r.events.length;
+    const write = r.flushing.then(() =>
+      writeCheckpoint(this.ds, runId, batch, step, eventSeq, storableValue(data)).then(
+        () => undefined,
+        (err) => {
+          r.checkpoints = false;
+          r.pending.unshift(...batch);
+          r.failures++;
+          this.logger.warn(
+            { err: errInfo(err), run_id: runId },
+            'could not store a checkpoint; the run goes on without',
+          );
+          if (!r.timer && !r.closing) r.timer = setTimeout(() => void this.flush(r), retryDelay(r.failures));
+        },
+      ),
+    );
+    r.flushing = write;
+    return write;
   }
 
   /**
@@ -202,7 +238,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.timer = null;
     }
     await r.flushing;
-    const next = r.events.length + 1;
+    const next = r.base + r.events.length + 1;
     const ending = (first: number): HubEvent[] => [
       ...(r.done === undefined ? [] : [{ seq: first, event: 'done', data: r.done }]),
       { seq: r.done === undefined ? first : first + 1, event: 'close', data: {} },
@@ -277,19 +313,15 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
    * Replays the run's events after `afterSeq`, then tails live events until the run ends.
    * Returns the unsubscribe function. `end` is called once when nothing more will come.
    */
-  /** A stored `done` without its reply (kept once, in history or on the run row) gets it back. */
-  private async withReply(runId: string, data: unknown): Promise<unknown> {
-    if (!data || typeof data !== 'object' || 'reply' in data) return data;
-    const [row]: Array<{ reply: string }> = await this.ds.query(
-      `SELECT COALESCE((SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' LIMIT 1),
-                       (SELECT reply FROM runs WHERE id = $1), '') AS reply`,
-      [runId],
-    );
-    return { ...data, reply: row?.reply ?? '' };
-  }
-
   async subscribe(runId: string, afterSeq: number, fn: Listener, end: () => void): Promise<() => void> {
-    const r = this.live.get(runId);
+    let r = this.live.get(runId);
+    if (r && afterSeq < r.base) {
+      // a resumed run: what it stored before the resume comes from the database, the rest from memory
+      const base = r.base;
+      for (const e of await storedEvents(this.ds, runId, afterSeq, base)) fn(e);
+      afterSeq = base;
+      r = this.live.get(runId);
+    }
     if (r) {
       for (const e of r.events) if (e.seq > afterSeq) fn(e);
       if (r.finished) {
@@ -300,16 +332,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.listeners.add(entry);
       return () => r.listeners.delete(entry);
     }
-    const rows = await this.ds
-      .getRepository(RunEvent)
-      .createQueryBuilder('e')
-      .where('e.run_id = :runId AND e.seq > :afterSeq', { runId, afterSeq })
-      .orderBy('e.seq', 'ASC')
-      .getMany();
-    for (const row of rows) {
-      const data = row.event === 'done' ? await this.withReply(runId, row.data) : row.data;
-      fn({ seq: row.seq, event: row.event, data });
-    }
+    for (const e of await storedEvents(this.ds, runId, afterSeq)) fn(e);
     end();
     return () => undefined;
   }

@@ -1,9 +1,17 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { User } from '../auth/user.entity';
 import { Project } from '../projects/project.entity';
+import type { AwaitingGate } from '../runtime/runtime.types';
 import { Workflow } from '../workflows/workflow.entity';
 
 export type RunState = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
+
+export interface RunInput {
+  stage: string;
+  awaiting_gate: AwaitingGate | null;
+  advance: boolean;
+  node_key: string | null;
+}
 
 /** One turn. Its events are in run_events (seq per run) so a stream can be replayed and resumed. */
 @ForeignKey(() => User, ['owner_id'], ['id'], { name: 'runs_owner_id_fkey', onDelete: 'CASCADE' })
@@ -35,6 +43,8 @@ export class Run {
   @Column({ type: 'integer', default: 0 }) last_seq: number;
   /** how many times the run was started (1; more once interrupted runs can be resumed) */
   @Column({ type: 'integer', default: 1 }) attempts: number;
+  /** what the turn was asked (a resume starts it again from here): the project's stage and gate then, advance, node_key */
+  @Column({ type: 'jsonb', nullable: true }) input: RunInput | null;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
   @Column({ type: 'timestamptz', nullable: true }) finished_at: Date | null;
 }

@@ -90,7 +90,13 @@ export class WorkspaceService {
    * Creates or replaces a file and appends a revision with the new content. Writing the content the
    * file already has is a no-op: no new revision, the answer carries the current one.
    */
-  async write(projectId: number, path: string, content: string, runId: string | null = null): Promise<FileChangeInfo> {
+  async write(
+    projectId: number,
+    path: string,
+    content: string,
+    runId: string | null = null,
+    key: string | null = null,
+  ): Promise<FileChangeInfo> {
     const p = normalizeWorkspacePath(path);
     if (typeof content !== 'string') throw invalid([{ field: 'content', message: 'must be a string' }]);
     const size = Buffer.byteLength(content, 'utf8');
@@ -127,9 +133,27 @@ export class WorkspaceService {
       const change = existing ? 'modified' : 'added';
       await m
         .getRepository(FileRevision)
-        .insert({ project_id: projectId, path: p, revision, change, content, size, run_id: runId });
+        .insert({
+          project_id: projectId,
+          path: p,
+          revision,
+          change,
+          content,
+          size,
+          run_id: runId,
+          idempotency_key: key,
+        });
       return { path: p, change, revision };
     });
+  }
+
+  /** The change a keyed write made (docs/decisions/runtime.md, "Durable runs"), or null when none landed. */
+  async landed(projectId: number, key: string): Promise<FileChangeInfo | null> {
+    const [row]: Array<{ path: string; change: FileChangeInfo['change']; revision: number }> = await this.ds.query(
+      'SELECT path, change, revision FROM file_revisions WHERE project_id = $1 AND idempotency_key = $2',
+      [projectId, key],
+    );
+    return row ? { path: row.path, change: row.change, revision: Number(row.revision) } : null;
   }
 
   /** Deletes a file; its history stays, ending with a `deleted` revision (content null). */
@@ -208,7 +232,8 @@ export class WorkspaceService {
         const f = await this.read(projectId, path);
         return f ? { content: f.content, revision: f.revision } : null;
       },
-      write: (path, content) => this.write(projectId, path, content, runId),
+      write: (path, content, key) => this.write(projectId, path, content, runId, key ?? null),
+      landed: (key) => this.landed(projectId, key),
       search: (query, dir) => this.search(projectId, query, dir),
     };
   }

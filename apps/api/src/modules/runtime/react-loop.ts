@@ -16,10 +16,13 @@ import {
   type Provider,
   type ProviderEvent,
   type ToolCall,
+  type ToolSpec,
 } from './providers/provider';
 import type { FileChangeInfo, ResolvedAgent, ResolvedModel, RuntimeEvent, Usage, Workspace } from './runtime.types';
+import type { StepLog } from './step-log';
 import { storableText, storableValue, TextJoiner } from './storable';
-import { offeredTools, runTool, toolMessageContent, toolSpecs } from './tools';
+import { toolStep } from './tool-step';
+import { offeredTools, toolMessageContent, toolSpecs, type ToolContext } from './tools';
 
 /** The context line the offline provider (and any reader of the prompt) looks for. */
 export const ARTIFACT_LINE = 'Artifact to produce: ';
@@ -75,6 +78,10 @@ export interface LoopInput {
   signal: AbortSignal;
   /** running totals of the whole turn, updated as the loop goes (so a failed turn still reports them) */
   tally?: Tally;
+  /** the turn's checkpoints: each model response and tool result is recorded (or replayed) there */
+  log?: StepLog;
+  /** prefix of this agent run's idempotency keys (`<run id>:<visit>`); a tool call's key adds `.<call>.<n>` */
+  keyPrefix?: string;
 }
 
 export interface Tally {
@@ -129,63 +136,21 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const result: LoopResult = { reply: '', usage, tool_calls: [], files: [], written: new Set(), error: null, calls: 0 };
   const max = Math.max(1, Math.floor(agent.max_iterations) || 1);
-  const toolCtx = { workspace, allowed: agent.tools, written: result.written };
+  const toolCtx: ToolContext = { workspace, allowed: agent.tools, written: result.written };
   const usages = input.tally ? [usage, input.tally.usage] : [usage];
 
   for (let call = 1; call <= max; call++) {
     if (signal.aborted) throw new LoopAborted();
     result.calls = call;
-    let text = '';
-    const joiner = new TextJoiner();
-    const calls: ToolCall[] = [];
-    const stream = input.provider.stream({
-      system: input.system,
-      messages,
-      tools,
-      model: input.model,
-      ...(input.modelRecord?.temperature != null ? { temperature: input.modelRecord.temperature } : {}),
-      ...(input.modelRecord?.max_tokens != null ? { maxTokens: input.modelRecord.max_tokens } : {}),
-      signal,
-    });
-    for await (const ev of abortable(stream, signal)) {
-      if (ev.type === 'text') {
-        if (!ev.delta) continue;
-        if (text.length + ev.delta.length > MAX_REPLY_CHARS) throw new ReplyTooLarge();
-        const delta = joiner.push(ev.delta);
-        if (!delta) continue;
-        text += delta;
-        if (input.tally) input.tally.partial = text;
-        yield* contentEvents(delta);
-      } else if (ev.type === 'tool_call') {
-        const c = ev.call;
-        calls.push({
-          ...c,
-          id: storableText(c.id || `call_${call}_${calls.length + 1}`),
-          name: storableText(c.name),
-          arguments: storableValue(c.arguments),
-          ...(c.argumentsError ? { argumentsError: storableText(c.argumentsError) } : {}),
-        });
-      } else if (ev.type === 'usage') {
-        for (const u of usages) {
-          u.input_tokens += nonNegative(ev.input_tokens);
-          u.output_tokens += nonNegative(ev.output_tokens);
-        }
-      }
-    }
-    const rest = joiner.end();
-    if (rest) {
-      text += rest;
-      if (input.tally) input.tally.partial = text;
-      yield { event: 'content', data: { delta: rest } };
-    }
+    const { text, calls } = yield* modelStep(input, messages, tools, call, usages);
     result.reply = text;
     if (!calls.length) return result;
 
     messages.push({ role: 'assistant', content: text, tool_calls: calls });
-    for (const c of calls) {
+    for (const [i, c] of calls.entries()) {
       if (signal.aborted) throw new LoopAborted();
       yield { event: 'tool_call', data: { call_id: c.id, name: c.name, arguments: c.arguments } };
-      const r = await runTool(c.name, c.arguments, toolCtx, c.argumentsError);
+      const r = await toolStep(input, c, input.keyPrefix && `${input.keyPrefix}.${call}.${i + 1}`, toolCtx);
       const record = { name: c.name, arguments: c.arguments, ok: r.ok };
       result.tool_calls.push(record);
       input.tally?.tool_calls.push(record);
@@ -198,6 +163,8 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
         input.tally?.files.push(...r.files);
         yield { event: 'files_changed', data: { files: r.files } };
       }
+      const { wrote, ...outcome } = r;
+      await input.log?.complete({ step: 'tool', call_id: c.id, outcome, ...(wrote.length ? { wrote } : {}) });
       messages.push({ role: 'tool', tool_call_id: c.id, name: c.name, content: toolMessageContent(r) });
     }
   }
@@ -208,6 +175,92 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     message: `${agent.name} reached its limit of ${max} model call${max === 1 ? '' : 's'} (max_iterations) without a final answer.`,
   };
   return result;
+}
+
+/**
+ * One model call, then its checkpoint (before any of its tools run). A resumed run that recorded this
+ * call takes the recorded response instead of calling the model again (its events were stored then).
+ */
+async function* modelStep(
+  input: LoopInput,
+  messages: ChatMessage[],
+  tools: ToolSpec[],
+  call: number,
+  usages: Usage[],
+): AsyncGenerator<RuntimeEvent, { text: string; calls: ToolCall[] }> {
+  const recorded = input.log?.peek('model');
+  const response = recorded ?? (yield* streamModel(input, messages, tools, call, usages));
+  if (recorded) {
+    for (const u of usages) addUsage(u, recorded.usage);
+    if (input.tally) input.tally.partial = recorded.text;
+  }
+  await input.log?.complete({
+    step: 'model',
+    text: response.text,
+    tool_calls: response.tool_calls,
+    usage: response.usage,
+  });
+  return { text: response.text, calls: response.tool_calls };
+}
+
+/** Streams one model response: content events as the text arrives, the tool calls it asks for, its usage. */
+async function* streamModel(
+  input: LoopInput,
+  messages: ChatMessage[],
+  tools: ToolSpec[],
+  call: number,
+  usages: Usage[],
+): AsyncGenerator<RuntimeEvent, { text: string; tool_calls: ToolCall[]; usage: Usage }> {
+  const { signal } = input;
+  let text = '';
+  const joiner = new TextJoiner();
+  const calls: ToolCall[] = [];
+  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  const stream = input.provider.stream({
+    system: input.system,
+    messages,
+    tools,
+    model: input.model,
+    ...(input.modelRecord?.temperature != null ? { temperature: input.modelRecord.temperature } : {}),
+    ...(input.modelRecord?.max_tokens != null ? { maxTokens: input.modelRecord.max_tokens } : {}),
+    signal,
+  });
+  for await (const ev of abortable(stream, signal)) {
+    if (ev.type === 'text') {
+      if (!ev.delta) continue;
+      if (text.length + ev.delta.length > MAX_REPLY_CHARS) throw new ReplyTooLarge();
+      const delta = joiner.push(ev.delta);
+      if (!delta) continue;
+      text += delta;
+      if (input.tally) input.tally.partial = text;
+      yield* contentEvents(delta);
+    } else if (ev.type === 'tool_call') {
+      const c = ev.call;
+      calls.push({
+        ...c,
+        id: storableText(c.id || `call_${call}_${calls.length + 1}`),
+        name: storableText(c.name),
+        arguments: storableValue(c.arguments),
+        ...(c.argumentsError ? { argumentsError: storableText(c.argumentsError) } : {}),
+      });
+    } else if (ev.type === 'usage') {
+      const u = { input_tokens: nonNegative(ev.input_tokens), output_tokens: nonNegative(ev.output_tokens) };
+      addUsage(usage, u);
+      for (const t of usages) addUsage(t, u);
+    }
+  }
+  const rest = joiner.end();
+  if (rest) {
+    text += rest;
+    if (input.tally) input.tally.partial = text;
+    yield { event: 'content', data: { delta: rest } };
+  }
+  return { text, tool_calls: calls, usage };
+}
+
+function addUsage(to: Usage, u: Usage) {
+  to.input_tokens += u.input_tokens;
+  to.output_tokens += u.output_tokens;
 }
 
 function* contentEvents(delta: string): Generator<RuntimeEvent> {

@@ -5,6 +5,7 @@
  */
 import type { GraphEdge, GraphNode } from '@service/workflow-graph';
 import type { ChatMessage, Provider } from './providers/provider';
+import type { CheckpointWriter, Step } from './step-log';
 
 export type ToolName = 'list_files' | 'read_file' | 'write_file' | 'edit_file' | 'search_files';
 export const TOOL_NAMES: readonly ToolName[] = ['list_files', 'read_file', 'write_file', 'edit_file', 'search_files'];
@@ -67,7 +68,13 @@ export interface Workspace {
   readonly readOnly: boolean;
   list(dir?: string): Promise<WorkspaceEntry[]>;
   read(path: string): Promise<{ content: string; revision: number } | null>;
-  write(path: string, content: string): Promise<FileChangeInfo>;
+  /**
+   * `key` (a run's tool call or artifact: docs/decisions/runtime.md, "Durable runs") is stored with the
+   * revision, so a resumed run can ask `landed(key)` instead of applying a write twice.
+   */
+  write(path: string, content: string, key?: string): Promise<FileChangeInfo>;
+  /** The change a keyed write made, or null when none landed (asked only by a resumed run). */
+  landed?(key: string): Promise<FileChangeInfo | null>;
   search(query: string, dir?: string): Promise<Array<{ path: string; line: number; text: string }>>;
 }
 
@@ -78,6 +85,8 @@ export interface TurnPorts {
   workspace: Workspace;
   /** The provider for an agent's model (null = server default); `name`/`model` are shown in events. */
   provider(model: ResolvedModel | null): { provider: Provider; name: string; model: string };
+  /** Records one completed step of the turn (absent: nothing is recorded, e.g. the demo). */
+  checkpoint?: CheckpointWriter;
 }
 
 export interface TurnRequest {
@@ -94,6 +103,8 @@ export interface TurnRequest {
   history: ChatMessage[];
   ports: TurnPorts;
   signal: AbortSignal;
+  /** a resumed run: the steps it had completed, replayed before it goes on (step-log.ts) */
+  resume?: { steps: Step[] };
 }
 
 export interface Usage {
@@ -108,7 +119,18 @@ export interface Usage {
  * layer after the run is persisted.
  */
 export type RuntimeEvent =
-  | { event: 'status'; data: { run_id: string; state: string; provider: string; model: string } }
+  | {
+      event: 'status';
+      /** `resumed` (chat layer): events after `drop_after_seq` before this one were superseded */
+      data: {
+        run_id: string;
+        state: string;
+        provider: string;
+        model: string;
+        attempt?: number;
+        drop_after_seq?: number;
+      };
+    }
   | { event: 'pack'; data: { pack_id: number; slug: string; name: string; domain: string; stages: string[] } }
   | {
       event: 'workflow';

@@ -40,6 +40,8 @@ export const SERVER: TurnDeps = { server: { provider: 'offline', model: 'offline
 export class MemoryWorkspace implements Workspace {
   readonly files = new Map<string, { content: string; revision: number }>();
   readonly writes: string[] = [];
+  /** idempotency key → the change its write made (the database keeps it on the revision) */
+  readonly keys = new Map<string, FileChangeInfo>();
 
   constructor(
     initial: Record<string, string> = {},
@@ -61,7 +63,7 @@ export class MemoryWorkspace implements Workspace {
     return f ? { ...f } : null;
   }
 
-  async write(path: string, content: string): Promise<FileChangeInfo> {
+  async write(path: string, content: string, key?: string): Promise<FileChangeInfo> {
     if (this.readOnly) throw new Error('read-only');
     const existing = this.files.get(path);
     if (existing && existing.content === content) return { path, change: 'unchanged', revision: existing.revision };
@@ -70,7 +72,21 @@ export class MemoryWorkspace implements Workspace {
     const revision = (existing?.revision ?? 0) + 1;
     this.files.set(path, { content, revision });
     this.writes.push(path);
-    return { path, change: existing ? 'modified' : 'added', revision };
+    const change: FileChangeInfo = { path, change: existing ? 'modified' : 'added', revision };
+    if (key) this.keys.set(key, change);
+    return change;
+  }
+
+  async landed(key: string): Promise<FileChangeInfo | null> {
+    return this.keys.get(key) ?? null;
+  }
+
+  /** A copy of the files and keys as they are now (what a crash leaves behind). */
+  snapshot(): MemoryWorkspace {
+    const copy = new MemoryWorkspace({}, this.readOnly, this.maxFiles);
+    for (const [p, f] of this.files) copy.files.set(p, { ...f });
+    for (const [k, c] of this.keys) copy.keys.set(k, { ...c });
+    return copy;
   }
 
   async search(query: string, dir?: string) {

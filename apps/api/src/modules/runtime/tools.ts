@@ -24,7 +24,7 @@ export const MAX_READ_LINES = 2000;
 /** search_files reports at most this many matching lines. */
 export const MAX_SEARCH_HITS = 100;
 
-const WRITING_TOOLS: readonly ToolName[] = ['write_file', 'edit_file'];
+export const WRITING_TOOLS: readonly ToolName[] = ['write_file', 'edit_file'];
 
 /** A failure the model should see (bad arguments, missing file, …). */
 export class ToolError extends Error {}
@@ -162,10 +162,7 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
       const change = await writeChecked(ctx, path, str(args, 'content'));
       if (change.change === 'unchanged')
         return { output: `${change.path} already had this content (revision ${change.revision}); nothing changed.` };
-      return {
-        output: `${change.change === 'added' ? 'Created' : 'Updated'} ${change.path} (revision ${change.revision}).`,
-        files: [change],
-      };
+      return landedOutcome('write_file', change)!;
     },
   },
 
@@ -202,7 +199,7 @@ export const TOOLS: Readonly<Record<ToolName, ToolDefinition>> = {
       );
       if (change.change === 'unchanged')
         return { output: `${change.path} already had this content (revision ${change.revision}); nothing changed.` };
-      return { output: `Edited ${change.path} (revision ${change.revision}).`, files: [change] };
+      return landedOutcome('edit_file', change)!;
     },
   },
 
@@ -289,6 +286,18 @@ function fail(error: string): ToolOutcome {
 
 function truncateText(s: string, n: number) {
   return s.length > n ? s.slice(0, n) + '…' : s;
+}
+
+/**
+ * What a writing tool answers for the change it made — also for a write a resumed run finds already
+ * landed (by its idempotency key), so the model sees the same result. Null for any other tool.
+ */
+export function landedOutcome(name: string, change: FileChangeInfo): ToolOutcome | null {
+  const where = `${change.path} (revision ${change.revision})`;
+  if (name === 'write_file')
+    return { ok: true, output: `${change.change === 'added' ? 'Created' : 'Updated'} ${where}.`, files: [change] };
+  if (name === 'edit_file') return { ok: true, output: `Edited ${where}.`, files: [change] };
+  return null;
 }
 
 /** What the model is sent as the tool message: the output itself, or `{"ok":false,"error":…}`. */

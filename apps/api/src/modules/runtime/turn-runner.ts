@@ -22,20 +22,11 @@ import {
   type GraphIndex,
   type GraphNode,
 } from '@service/workflow-graph';
-import { DomainError } from '../../platform/errors/domain-error';
-import { normalizeWorkspacePath } from '../projects/workspace-path';
 import { ProviderError, type ChatMessage } from './providers/provider';
 import { buildSystemPrompt, LoopAborted, reactLoop, type Tally } from './react-loop';
-import type {
-  AwaitingGate,
-  FileChangeInfo,
-  ResolvedAgent,
-  RuntimeEvent,
-  TurnRequest,
-  TurnResult,
-  Usage,
-} from './runtime.types';
-import { MAX_FILE_BYTES } from './tools';
+import type { AwaitingGate, ResolvedAgent, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
+import { StepLog } from './step-log';
+import { artifactOf, writeArtifact } from './turn-artifact';
 import { classifyFailure, providerMessage, TurnFailure } from './turn-outcome';
 
 export { TurnFailure } from './turn-outcome';
@@ -67,6 +58,10 @@ class Turn {
   private agent: TurnResult['agent'] = null;
   private readonly tally: Tally = { usage: { input_tokens: 0, output_tokens: 0 }, tool_calls: [], files: [] };
   private readonly secrets: string[];
+  /** checkpoints: recorded as steps complete, or replayed when the run is resumed (step-log.ts) */
+  private readonly log: StepLog;
+  /** nodes visited so far (a visit's number keys its idempotent writes) */
+  private visits = 0;
 
   constructor(
     private readonly req: TurnRequest,
@@ -77,9 +72,19 @@ class Turn {
     this.stage = this.stages.includes(req.stage) ? req.stage : (this.stages[0] ?? req.stage);
     this.awaiting = req.awaiting_gate;
     this.secrets = [...(deps.secrets ?? [])];
+    this.log = new StepLog(req.resume?.steps ?? [], req.ports.checkpoint, !!req.resume);
   }
 
+  /** The turn's events; while a resumed turn replays its recorded steps they are muted (stored already). */
   async *run(): AsyncGenerator<RuntimeEvent, TurnResult> {
+    const turn = this.turn();
+    for (let step = await turn.next(); ; step = await turn.next()) {
+      if (step.done) return step.value;
+      if (!this.log.replaying) yield step.value;
+    }
+  }
+
+  private async *turn(): AsyncGenerator<RuntimeEvent, TurnResult> {
     const { req } = this;
     const { pack } = req;
     const used = await this.firstModel();
@@ -113,8 +118,10 @@ class Turn {
       ({ state, error } = classifyFailure(e, this.req.signal, this.req.run_id, this.secrets));
       // a stopped or failed agent keeps what it had said so far (history shows it, marked)
       if (this.tally.partial !== undefined) this.reply = this.tally.partial;
+      this.log.stopReplay();
       yield { event: 'error', data: error };
     }
+    this.log.stopReplay();
     yield this.workflowEvent();
     const usage: Usage = { ...this.tally.usage };
     yield { event: 'done', data: { run_id: req.run_id, reply: this.reply, usage, state } };
@@ -192,8 +199,9 @@ class Turn {
     const from = this.stage;
     this.stage = to;
     this.awaiting = null;
-    await this.req.ports.saveState({ stage: to, awaiting_gate: null });
+    if (!this.log.peek('stage')) await this.req.ports.saveState({ stage: to, awaiting_gate: null });
     yield { event: 'stage', data: { from, to, index: this.stages.indexOf(to), stages: this.stages } };
+    await this.log.complete({ step: 'stage', to });
   }
 
   /**
@@ -235,6 +243,9 @@ class Turn {
     let input = this.req.message;
     while (node) {
       this.checkAbort();
+      // a replayed walk goes where the run went (a branch condition may read files changed since)
+      const recorded = this.log.peek('node');
+      if (recorded) node = this.index.nodes.get(recorded.node_key) ?? node;
       if (++visited > MAX_NODES_PER_TURN) {
         throw new TurnFailure(
           'node_limit',
@@ -244,6 +255,8 @@ class Turn {
       this.nodeKey = node.node_key;
       const info = { node_key: node.node_key, type: node.type, stage_label: node.stage_label };
       yield { event: 'node', data: { ...info, state: 'started' } };
+      this.visits = visited;
+      await this.log.complete({ step: 'node', node_key: node.node_key });
 
       if (node.type === 'gate') {
         const gate = await this.gate(node);
@@ -340,6 +353,8 @@ class Turn {
         workspace: req.ports.workspace,
         signal: req.signal,
         tally: this.tally,
+        log: this.log,
+        keyPrefix: `${req.run_id}:${this.visits}`,
       });
     } catch (e) {
       if (e instanceof ProviderError && !req.signal.aborted)
@@ -352,35 +367,18 @@ class Turn {
     if (result.error) throw new TurnFailure(result.error.code, result.error.message);
 
     if (artifact && !readOnly && result.reply.trim() && !result.written.has(artifact)) {
-      if (Buffer.byteLength(result.reply, 'utf8') > MAX_FILE_BYTES)
-        throw new TurnFailure(
-          'artifact_failed',
-          `The reply is too large to store as ${artifact} (a file is at most 1 MiB).`,
-        );
-      let change: FileChangeInfo;
-      try {
-        change = await req.ports.workspace.write(artifact, result.reply);
-      } catch (e) {
-        if (e instanceof DomainError)
-          throw new TurnFailure('artifact_failed', `Could not store the reply as ${artifact}: ${e.detail}`);
-        throw e;
-      }
+      const change = await writeArtifact(
+        req.ports.workspace,
+        this.log.resumed,
+        artifact,
+        result.reply,
+        `${req.run_id}:${this.visits}.artifact`,
+      );
       if (change.change !== 'unchanged') {
         this.tally.files.push(change);
         yield { event: 'files_changed', data: { files: [change] } };
       }
     }
     return { agent, reply: result.reply };
-  }
-}
-
-/** The node's artifact as a normalised workspace path; a path the helper refuses counts as none. */
-function artifactOf(node: GraphNode): string | null {
-  const a = node.config?.artifact;
-  if (typeof a !== 'string' || !a.trim()) return null;
-  try {
-    return normalizeWorkspacePath(a.trim());
-  } catch {
-    return null;
   }
 }

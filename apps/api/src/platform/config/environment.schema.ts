@@ -84,6 +84,10 @@ export class EnvironmentVariables {
   @IsOptional() @Count() DB_QUERY_TIMEOUT_MS?: number;
   @IsOptional() @Count() DB_STATEMENT_TIMEOUT_MS?: number;
   @IsOptional() @Count() SHUTDOWN_DEADLINE_MS?: number;
+  @IsOptional()
+  @lower
+  @IsIn(['auto', 'off'], { message: 'RESUME_INTERRUPTED must be "auto" or "off", got "$value"' })
+  RESUME_INTERRUPTED?: string;
 }
 
 /** A configuration error: its message is the whole story (main.ts prints it without a stack). */
@@ -148,4 +152,5 @@ const KEYS: (keyof EnvironmentVariables)[] = [
   'DB_QUERY_TIMEOUT_MS',
   'DB_STATEMENT_TIMEOUT_MS',
   'SHUTDOWN_DEADLINE_MS',
+  'RESUME_INTERRUPTED',
 ];

@@ -25,6 +25,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'graph.stale_version': 409,
   'workflow.last_stage': 409,
   'run.not_running': 409,
+  'run.not_resumable': 409,
   turn_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -15,6 +15,23 @@ const ev = (name: string, data: unknown = {}): StreamEventLike => ({ id: `7:${++
 const fold = (events: StreamEventLike[], t: Turn = newTurn('t1', 'hello', false)) => events.reduce(reduceTurn, t);
 
 describe('reduceTurn', () => {
+  it('a resumed run drops what came after its last checkpoint: the reply is not doubled', () => {
+    const t = fold([
+      { id: 'r:1', name: 'status', data: { run_id: 'r', state: 'running', provider: 'p', model: 'm' } },
+      { id: 'r:2', name: 'content', data: { delta: 'Planning. ' } },
+      { id: 'r:3', name: 'tool_call', data: { call_id: 'c1', name: 'write_file', arguments: {} } },
+      { id: 'r:4', name: 'tool_result', data: { call_id: 'c1', name: 'write_file', ok: true, output: 'Created' } },
+      { id: 'r:5', name: 'content', data: { delta: 'Now I ed' } },
+      // the server died here; the resumed attempt numbers its events above a gap
+      { id: 'r:1100005', name: 'status', data: { run_id: 'r', state: 'resumed', attempt: 2, drop_after_seq: 4 } },
+      { id: 'r:1100006', name: 'content', data: { delta: 'Now I edit.' } },
+    ]);
+    assert.deepEqual(
+      t.items.map((i) => (i.kind === 'text' ? i.text : i.kind)),
+      ['Planning. ', 'tool', 'activity', 'Now I edit.'],
+    );
+  });
+
   it('streams text, groups deltas, and records the run', () => {
     const t = fold([
       ev('status', { run_id: 7, state: 'running', provider: 'offline', model: 'offline-1' }),

@@ -68,8 +68,14 @@ export function agentWorkingText(name: string, role: string | null | undefined):
   return `${name || 'Agent'}${role ? ` (${role})` : ''} is working`;
 }
 
+/** The seq of the event an item began with (`<run id>:<seq>`); 0 for an item without an event id. */
+function seqOf(key: string): number {
+  const m = /:(\d+)$/.exec(key);
+  return m ? Number(m[1]) : 0;
+}
+
 export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
-  const key = ev.id ?? `${ev.name}:${turn.items.length}`;
+  const key = ev.id ?? `${ev.name}#${turn.items.length}`;
   const d = obj(ev.data);
   const push = (item: TranscriptItem): Turn => ({ ...turn, items: [...turn.items, item] });
   switch (ev.name) {
@@ -81,6 +87,15 @@ export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
         provider: s.provider ?? turn.provider,
         model: s.model ?? turn.model,
       };
+      if (s.state === 'resumed') {
+        // a run resumed after a restart: what came after its last checkpoint was superseded (docs/API.md)
+        const drop = typeof s.drop_after_seq === 'number' ? s.drop_after_seq : Infinity;
+        const items = next.items.filter((it) => seqOf(it.key) <= drop);
+        return {
+          ...next,
+          items: [...items, { kind: 'activity', key, text: 'Run resumed after a restart', tone: 'status' }],
+        };
+      }
       if (s.state && ['cancelled', 'interrupted', 'failed'].includes(s.state)) {
         return { ...next, items: [...next.items, { kind: 'activity', key, text: `Run ${s.state}`, tone: 'status' }] };
       }

@@ -58,6 +58,14 @@ export class StreamQueryDto {
   last_event_id?: string;
 }
 
+export class RunStreamQueryDto {
+  @ApiPropertyOptional({ description: '`<run_id>:<seq>`: replay after seq (the Last-Event-ID header wins)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  last_event_id?: string;
+}
+
 export class DemoDto {
   @ApiProperty({ maxLength: MAX_MESSAGE }) @IsString() @Length(1, MAX_MESSAGE) message: string;
   @ApiPropertyOptional({ example: 'pdlc' }) @IsOptional() @IsString() @Length(1, 64) domain?: string;
@@ -201,6 +209,12 @@ export class StatusView {
 export class CancelView {
   @ApiProperty() run_id: string;
   @ApiProperty() state: string;
+}
+
+export class ResumeView {
+  @ApiProperty({ format: 'uuid' }) run_id: string;
+  @ApiProperty({ enum: ['running'] }) state: string;
+  @ApiProperty({ description: 'how many times the run has been started, this resume included' }) attempts: number;
 }
 
 export class RunView {

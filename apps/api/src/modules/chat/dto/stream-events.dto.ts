@@ -23,9 +23,15 @@ class FileChangeData implements FileChangeInfo {
 
 export class StatusEvent implements RuntimeEventData<'status'> {
   @ApiProperty() run_id: string;
-  @ApiProperty({ example: 'running' }) state: string;
+  @ApiProperty({ enum: ['running', 'resumed'], example: 'running' }) state: string;
   @ApiProperty() provider: string;
   @ApiProperty() model: string;
+  @ApiPropertyOptional({ description: 'resumed: how many times the run has been started' }) attempt?: number;
+  @ApiPropertyOptional({
+    description:
+      'resumed: events after this seq (and before this event) were superseded — drop them (the partial text of the model call made again, a tool call run again)',
+  })
+  drop_after_seq?: number;
 }
 export class PackEvent implements RuntimeEventData<'pack'> {
   @ApiProperty() pack_id: number;
