@@ -11,6 +11,7 @@ import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { isUuid } from '../../platform/database/db-id';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
 import { AgentsService } from '../agents/agents.service';
+import { McpServersService } from '../mcp-servers/mcp-servers.service';
 import type { AuthUser } from '../auth/user.entity';
 import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
@@ -79,6 +80,7 @@ export class ChatService implements OnApplicationBootstrap {
     private readonly workflows: WorkflowsService,
     private readonly agents: AgentsService,
     private readonly admission: RunAdmission,
+    private readonly mcpServers: McpServersService,
   ) {}
 
   /** A turn on a user's project (chat and stream). */
@@ -102,6 +104,7 @@ export class ChatService implements OnApplicationBootstrap {
       saveState: (s) => this.projects.saveState(project.id, s),
       workspace: this.workspace.forProject(project.id, runId),
       provider: (m) => this.runtime.providerFor(m),
+      externalTools: this.mcpServers.toolsFor(user),
     };
     const message = storableText(input.message ?? '');
     // Admitted (one turn per project, a cap per user: run-admission.ts), then one statement: the run row,

@@ -340,6 +340,7 @@ class Turn {
         workspace: req.ports.workspace,
         signal: req.signal,
         tally: this.tally,
+        externalTools: req.ports.externalTools,
       });
     } catch (e) {
       if (e instanceof ProviderError && !req.signal.aborted)

@@ -84,6 +84,7 @@ export class EnvironmentVariables {
   @IsOptional() @Count() DB_QUERY_TIMEOUT_MS?: number;
   @IsOptional() @Count() DB_STATEMENT_TIMEOUT_MS?: number;
   @IsOptional() @Count() SHUTDOWN_DEADLINE_MS?: number;
+  @IsOptional() @Count() MCP_TOOL_TIMEOUT_MS?: number;
 }
 
 /** A configuration error: its message is the whole story (main.ts prints it without a stack). */
@@ -148,4 +149,5 @@ const KEYS: (keyof EnvironmentVariables)[] = [
   'DB_QUERY_TIMEOUT_MS',
   'DB_STATEMENT_TIMEOUT_MS',
   'SHUTDOWN_DEADLINE_MS',
+  'MCP_TOOL_TIMEOUT_MS',
 ];
