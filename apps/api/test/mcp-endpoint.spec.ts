@@ -24,7 +24,8 @@ describe('/mcp', () => {
     clients.push(client);
     return client;
   };
-  const text = (r: unknown) => (r as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  const parts = (r: unknown) => (r as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : ''));
+  const text = (r: unknown) => parts(r).join('\n');
 
   beforeAll(async () => {
     fake = await FakeLlm.start();
@@ -77,7 +78,7 @@ describe('/mcp', () => {
     fake.enqueue({ text: 'Here is the draft.' });
     const sent = await mcp.callTool({ name: 'send_message', arguments: { project: 'via-mcp', message: 'draft it' } });
     expect(sent.isError).toBeFalsy();
-    const [reply, summary] = (sent as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : ''));
+    const [reply, summary] = parts(sent);
     expect(reply).toBe('Here is the draft.');
     expect(JSON.parse(summary)).toMatchObject({
       stage: 'discover',
@@ -95,7 +96,7 @@ describe('/mcp', () => {
     fake.enqueue({ text: 'Designing now.' });
     const approved = await mcp.callTool({ name: 'approve_gate', arguments: { project: 'via-mcp', message: 'go on' } });
     expect(text(approved)).toContain('Designing now.');
-    expect(JSON.parse((approved as CallToolResult).content[1].text as string).stage).toBe('design');
+    expect(JSON.parse(parts(approved)[1]).stage).toBe('design');
 
     const bad = await mcp.callTool({ name: 'send_message', arguments: { project: 'Not A Slug', message: 'x' } });
     expect(bad.isError).toBe(true);

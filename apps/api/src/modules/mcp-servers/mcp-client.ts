@@ -119,7 +119,7 @@ export function resultText(result: CallToolResult): string {
 function describe(e: unknown, endpoint: McpEndpoint, opts: McpClientOptions, doing: string): McpCallError {
   const who = `the MCP server "${endpoint.name}"`;
   if (e instanceof McpCallError) return e;
-  if (e instanceof McpError && e.code === ErrorCode.RequestTimeout)
+  if (e instanceof McpError && e.code === REQUEST_TIMEOUT)
     return new McpCallError(`${who} did not answer within ${opts.timeoutMs} ms (${doing})`, 'timeout');
   const policy = findCause(e, HostPolicyError);
   if (policy) return new McpCallError(`${who} is not allowed: ${policy.message}`, 'refused');
@@ -146,4 +146,5 @@ function networkCode(e: unknown): string | null {
   return /fetch failed|ECONNREFUSED|ENOTFOUND|ECONNRESET|EHOSTUNREACH/i.test(message) ? clip(message) : null;
 }
 
+const REQUEST_TIMEOUT: number = ErrorCode.RequestTimeout;
 const clip = (s: string) => (s.length > 300 ? s.slice(0, 300) + '…' : s);

@@ -70,7 +70,7 @@ export class McpServersService {
   }
 
   async get(user: AuthUser, id: number, m?: EntityManager): Promise<McpServerView> {
-    return toMcpServerView((await this.records.findVisible(user, id, m)) as Row);
+    return toMcpServerView(await this.records.findVisible(user, id, m));
   }
 
   async create(user: AuthUser, dto: CreateMcpServerDto): Promise<McpServerView> {
@@ -134,7 +134,7 @@ export class McpServersService {
           name: t.name,
           qualified_name: `${endpoint.name}/${t.name}`,
           description: t.description ?? '',
-          input_schema: t.inputSchema as Record<string, unknown>,
+          input_schema: t.inputSchema,
         })),
       };
     } catch (e) {

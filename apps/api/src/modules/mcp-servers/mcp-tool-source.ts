@@ -51,7 +51,7 @@ export class McpToolSource implements ExternalTools {
         .map((t) => ({
           name: `${endpoint.name}/${t.name}`,
           description: t.description ?? '',
-          parameters: t.inputSchema as Record<string, unknown>,
+          parameters: t.inputSchema,
         }));
       const missing = [...wanted].filter((w) => !listed.some((t) => t.name === w));
       if (missing.length)

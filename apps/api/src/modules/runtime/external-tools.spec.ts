@@ -1,5 +1,5 @@
 import { wireName } from './external-tools';
-import { reactLoop, type LoopResult } from './react-loop';
+import { reactLoop } from './react-loop';
 import type { ExternalToolSession, ExternalTools, RuntimeEvent } from './runtime.types';
 import { makeAgent, MemoryWorkspace, ScriptedProvider } from './test-support';
 import { MAX_TOOL_OUTPUT_BYTES } from './tools';
@@ -52,7 +52,7 @@ async function run(provider: ScriptedProvider, port: ExternalTools, external_too
   const events: RuntimeEvent[] = [];
   for (;;) {
     const step = await gen.next();
-    if (step.done) return { events, result: step.value as LoopResult };
+    if (step.done) return { events, result: step.value };
     events.push(step.value);
   }
 }

@@ -23,8 +23,8 @@ export function ToolAllowlistField({
   const known = new Set<string>([...TOOL_NAMES, ...discovered.map((t) => t.name)]);
   const unlisted = value.filter((t) => !known.has(t));
   const options = [
-    ...TOOL_NAMES.map((t) => ({ value: t as AllowedTool, label: <code>{t}</code>, hint: TOOL_DESCRIPTIONS[t] })),
-    ...discovered.map((t) => ({ value: t.name as AllowedTool, label: <code>{t.name}</code>, hint: t.description })),
+    ...TOOL_NAMES.map((t) => ({ value: t, label: <code>{t}</code>, hint: TOOL_DESCRIPTIONS[t] })),
+    ...discovered.map((t) => ({ value: t.name, label: <code>{t.name}</code>, hint: t.description })),
     ...unlisted.map((t) => ({
       value: t,
       label: (
