@@ -102,6 +102,25 @@ describe('MCP tool servers', () => {
     expect(moved.status).toBe(400);
   });
 
+  test('MODEL_HOSTS=public: loopback refused when saved, and at call time for a server saved before', async () => {
+    const saved = await a.post('/studio/api/mcp-servers', { name: 'local', url: tools.url });
+    expect(saved.status).toBe(201);
+    await t.stop();
+    t = await startApp({ db: t.db, config: { mcpToolTimeoutMs: TIMEOUT_MS, modelHosts: 'public' } });
+    a = new Client(t.url);
+    await a.login(ADMIN.username, ADMIN.password);
+    const refused = await a.post('/studio/api/mcp-servers', { name: 'local2', url: tools.url });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('url');
+    const listed = await a.get(`/studio/api/mcp-servers/${saved.body.id}/tools`);
+    expect(listed.status).toBe(400);
+    expect(listed.body.code).toBe('mcp.refused');
+    await t.stop();
+    t = await startApp({ db: t.db, config: { mcpToolTimeoutMs: TIMEOUT_MS } });
+    a = new Client(t.url);
+    await a.login(ADMIN.username, ADMIN.password);
+  });
+
   test('names, headers and ownership are checked', async () => {
     expect((await a.post('/studio/api/mcp-servers', { name: 'Bad Name', url: tools.url })).status).toBe(400);
     expect((await a.post('/studio/api/mcp-servers', { name: 'x', url: tools.url, extra: 1 })).status).toBe(400);
