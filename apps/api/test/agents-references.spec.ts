@@ -88,13 +88,13 @@ describe('agents', () => {
     assert.deepEqual(dangling, []);
   });
 
-  test('resolveForRuntime: skill prompts in order, union of tools, the model with its key; null when not visible', async () => {
+  test('resolveForRuntime: skill prompts in order, union of tools (MCP server/tool names apart), the model with its key; null when not visible', async () => {
     const agents = t.created.app.get(AgentsService);
     const m = await model(a, { api_key: KEY, temperature: 0.5, max_tokens: 256 });
     const s1 = await skill(a, {
       name: 'one',
       prompt_md: 'first prompt',
-      tool_allowlist: ['read_file', 'search_files'],
+      tool_allowlist: ['read_file', 'docs/search', 'search_files'],
     });
     const s2 = await skill(a, { name: 'two', prompt_md: 'second prompt', tool_allowlist: ['write_file'] });
     const empty = await skill(a, { name: 'empty' });
@@ -104,7 +104,7 @@ describe('agents', () => {
       system_prompt: 'sys',
       model_id: m.id,
       skill_ids: [s2.id, empty.id, s1.id],
-      tool_allowlist: ['write_file', 'list_files'],
+      tool_allowlist: ['write_file', 'kit/echo', 'list_files'],
       max_iterations: 3,
     });
     const r = await agents.resolveForRuntime(userA, ag.body.id);
@@ -115,6 +115,7 @@ describe('agents', () => {
       system_prompt: 'sys',
       skill_prompts: ['second prompt', 'first prompt'],
       tools: ['write_file', 'list_files', 'read_file', 'search_files'],
+      external_tools: ['kit/echo', 'docs/search'],
       max_iterations: 3,
       model: {
         provider: 'vendor_a',

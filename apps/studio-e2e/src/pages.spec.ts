@@ -19,6 +19,7 @@ for (const viewport of [
         ['/studio/models', 'models-page'],
         ['/studio/skills', 'skills-page'],
         ['/studio/agents', 'agents-page'],
+        ['/studio/mcp-servers', 'mcp-servers-page'],
         ['/studio/workflows', 'workflows-page'],
         [`/studio/workflows/${pdlc}`, 'workflow-editor'],
         [`/studio/workflows/${pdlc}/run`, 'run-page'],

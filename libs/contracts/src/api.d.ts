@@ -197,6 +197,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/studio/api/mcp-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** McpServers: list */
+        get: operations["McpServers_list"];
+        put?: never;
+        /** McpServers: create */
+        post: operations["McpServers_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/mcp-servers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** McpServers: get */
+        get: operations["McpServers_get"];
+        /** McpServers: update */
+        put: operations["McpServers_update"];
+        post?: never;
+        /** McpServers: remove */
+        delete: operations["McpServers_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/mcp-servers/{id}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** McpServers: tools */
+        get: operations["McpServers_tools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/studio/api/skills": {
         parameters: {
             query?: never;
@@ -802,6 +856,80 @@ export interface components {
             /** @description write-only, stored encrypted; records show has_api_key. On update: absent keeps it, null or "" clears it */
             api_key?: string | null;
         };
+        McpServerView: {
+            id: number;
+            /** @description null for system records */
+            owner_id: number | null;
+            is_system: boolean;
+            name: string;
+            url: string;
+            /** @description names of the stored headers (their values are never returned) */
+            header_names: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateMcpServerDto: {
+            /**
+             * @description lower-case letters, digits and dashes; allowlists name its tools as name/tool; unique per owner
+             * @example docs
+             */
+            name: string;
+            /**
+             * @description the Streamable HTTP endpoint; http(s), checked against MODEL_HOSTS when saved and on every call
+             * @example https://mcp.example.com/mcp
+             */
+            url: string;
+            /**
+             * @description write-only, at most 16, values stored encrypted. On update: absent keeps them, an object replaces them all, null or {} clears them
+             * @example {
+             *       "Authorization": "Bearer …"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            } | null;
+        };
+        UpdateMcpServerDto: {
+            /**
+             * @description lower-case letters, digits and dashes; allowlists name its tools as name/tool; unique per owner
+             * @example docs
+             */
+            name?: string;
+            /**
+             * @description the Streamable HTTP endpoint; http(s), checked against MODEL_HOSTS when saved and on every call
+             * @example https://mcp.example.com/mcp
+             */
+            url?: string;
+            /**
+             * @description write-only, at most 16, values stored encrypted. On update: absent keeps them, an object replaces them all, null or {} clears them
+             * @example {
+             *       "Authorization": "Bearer …"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            } | null;
+        };
+        McpToolView: {
+            /** @description the tool's name on its server */
+            name: string;
+            /**
+             * @description the name allowlists use: server/tool
+             * @example docs/search
+             */
+            qualified_name: string;
+            description: string;
+            /** @description JSON schema of the arguments */
+            input_schema: {
+                [key: string]: unknown;
+            };
+        };
+        McpToolListView: {
+            server: string;
+            tools: components["schemas"]["McpToolView"][];
+        };
         SkillView: {
             id: number;
             /** @description null for system records */
@@ -810,7 +938,8 @@ export interface components {
             name: string;
             description: string;
             prompt_md: string;
-            tool_allowlist: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool */
+            tool_allowlist: string[];
             artifact_hint: string;
             /** Format: date-time */
             created_at: string;
@@ -823,8 +952,8 @@ export interface components {
             description?: string;
             /** @description Markdown prompt overlay added to the system prompt of agents that use this skill */
             prompt_md?: string;
-            /** @description duplicates are removed, order kept */
-            tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
+            tool_allowlist?: string[];
             /**
              * @description where this skill usually writes its output
              * @example docs/prd.md
@@ -837,8 +966,8 @@ export interface components {
             description?: string;
             /** @description Markdown prompt overlay added to the system prompt of agents that use this skill */
             prompt_md?: string;
-            /** @description duplicates are removed, order kept */
-            tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
+            tool_allowlist?: string[];
             /**
              * @description where this skill usually writes its output
              * @example docs/prd.md
@@ -856,7 +985,8 @@ export interface components {
             /** @description null = the server default model */
             model_id: number | null;
             skill_ids: number[];
-            tool_allowlist: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool */
+            tool_allowlist: string[];
             max_iterations: number;
             /** Format: date-time */
             created_at: string;
@@ -874,8 +1004,8 @@ export interface components {
             model_id?: number | null;
             /** @description skill records visible to the caller; duplicates are removed, order kept */
             skill_ids?: number[];
-            /** @description duplicates are removed, order kept */
-            tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
+            tool_allowlist?: string[];
             /** @description model calls per turn at most; 8 when absent on create */
             max_iterations?: number;
         };
@@ -890,8 +1020,8 @@ export interface components {
             model_id?: number | null;
             /** @description skill records visible to the caller; duplicates are removed, order kept */
             skill_ids?: number[];
-            /** @description duplicates are removed, order kept */
-            tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
+            tool_allowlist?: string[];
             /** @description model calls per turn at most; 8 when absent on create */
             max_iterations?: number;
         };
@@ -2243,6 +2373,245 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description own + system servers, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerView"][];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMcpServerDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMcpServerDto"];
+            };
+        };
+        responses: {
+            /** @description partial bodies allowed; system records are 403 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_tools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description connects to the server and lists its tools; 502 mcp.unreachable, 504 mcp.timeout, 400 mcp.refused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpToolListView"];
+                };
             };
             /** @description Client error (problem+json) */
             "4XX": {

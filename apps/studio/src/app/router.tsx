@@ -3,6 +3,7 @@
 import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { LoginPage } from '../features/auth/components/login-page';
 import { OverviewPage } from '../features/overview/components/overview-page';
+import { McpServersPage } from '../features/mcp-servers/components/mcp-servers-page';
 import { ModelsPage } from '../features/models/components/models-page';
 import { SkillsPage } from '../features/skills/components/skills-page';
 import { AgentsPage } from '../features/agents/components/agents-page';
@@ -45,6 +46,7 @@ export const router = createBrowserRouter([
       { path: 'models', element: <ModelsPage /> },
       { path: 'skills', element: <SkillsPage /> },
       { path: 'agents', element: <AgentsPage /> },
+      { path: 'mcp-servers', element: <McpServersPage /> },
       { path: 'workflows', element: <WorkflowsPage /> },
       {
         path: 'workflows/:id',

@@ -10,6 +10,7 @@ const NAV = [
   { to: '/studio/models', label: 'Models', icon: 'model' },
   { to: '/studio/skills', label: 'Skills', icon: 'skill' },
   { to: '/studio/agents', label: 'Agents', icon: 'agent' },
+  { to: '/studio/mcp-servers', label: 'MCP servers', icon: 'tool' },
   { to: '/studio/workflows', label: 'Workflows', icon: 'workflow' },
 ];
 

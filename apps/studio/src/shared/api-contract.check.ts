@@ -16,6 +16,7 @@ export type ContractChecks = [
   Check<Fits<T.ModelInput, Schema<'UpdateModelDto'>>>,
   Check<Fits<T.SkillInput, Schema<'UpdateSkillDto'>>>,
   Check<Fits<T.AgentInput, Schema<'UpdateAgentDto'>>>,
+  Check<Fits<T.McpServerInput, Schema<'UpdateMcpServerDto'>>>,
   Check<Fits<T.BindWorkflowInput, Schema<'BindWorkflowDto'>>>,
   Check<Fits<T.DemoRequest, Schema<'DemoDto'>>>,
 ];

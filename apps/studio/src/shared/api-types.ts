@@ -59,6 +59,21 @@ export interface ModelInput {
 
 export type ToolName = 'list_files' | 'read_file' | 'write_file' | 'edit_file' | 'search_files';
 
+/** An allowlist item: a workspace tool, or an MCP server's tool as `server/tool`. */
+export type AllowedTool = ToolName | (string & {});
+
+export type McpServer = Schema<'McpServerView'>;
+
+export interface McpServerInput {
+  name?: string;
+  url?: string;
+  /** Write-only: absent keeps the stored headers, an object replaces them all, null clears them. */
+  headers?: Record<string, string> | null;
+}
+
+export type McpToolList = Schema<'McpToolListView'>;
+export type McpTool = Schema<'McpToolView'>;
+
 // Text fields of skills, agents and workflows are never null: empty is ''.
 export type Skill = Schema<'SkillView'>;
 
@@ -66,7 +81,7 @@ export interface SkillInput {
   name?: string;
   description?: string;
   prompt_md?: string;
-  tool_allowlist?: ToolName[];
+  tool_allowlist?: AllowedTool[];
   artifact_hint?: string;
 }
 
@@ -78,7 +93,7 @@ export interface AgentInput {
   system_prompt?: string;
   model_id?: number | null;
   skill_ids?: number[];
-  tool_allowlist?: ToolName[];
+  tool_allowlist?: AllowedTool[];
   max_iterations?: number;
 }
 

@@ -15,6 +15,7 @@ import { ModelsService } from '../models/models.service';
 import type { ResolvedAgent, ResolvedModel } from '../runtime/runtime.types';
 import { Skill } from '../skills/skill.entity';
 import { SkillsService } from '../skills/skills.service';
+import { isMcpToolName } from '../mcp-servers/mcp-tool-name';
 import { isToolName, normaliseToolAllowlist } from '../skills/tool-allowlist';
 import { Agent } from './agent.entity';
 import { DEFAULT_MAX_ITERATIONS, type CreateAgentDto, type UpdateAgentDto } from './dto/agent.dto';
@@ -177,6 +178,9 @@ export class AgentsService {
       system_prompt: agent.system_prompt,
       skill_prompts: skills.map((sk) => sk.prompt_md).filter((p) => p.trim() !== ''),
       tools: uniq([...agent.tool_allowlist, ...skills.flatMap((sk) => sk.tool_allowlist)]).filter(isToolName),
+      external_tools: uniq([...agent.tool_allowlist, ...skills.flatMap((sk) => sk.tool_allowlist)]).filter(
+        isMcpToolName,
+      ),
       max_iterations: agent.max_iterations,
       model,
     };

@@ -2,6 +2,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentsModule } from '../agents/agents.module';
+import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { RuntimeModule } from '../runtime/runtime.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
@@ -26,8 +27,10 @@ import { StreamSlots } from './stream-slots';
     ProjectsModule,
     WorkflowsModule,
     AgentsModule,
+    McpServersModule,
   ],
   controllers: [ChatController],
   providers: [ChatService, RunHub, StreamSlots, Heartbeats, RunAdmission, RunsService, HistoryService, RunRecovery],
+  exports: [ChatService],
 })
 export class ChatModule {}

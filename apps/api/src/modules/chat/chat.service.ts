@@ -11,6 +11,7 @@ import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { isUuid } from '../../platform/database/db-id';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
 import { AgentsService } from '../agents/agents.service';
+import { McpServersService } from '../mcp-servers/mcp-servers.service';
 import type { AuthUser } from '../auth/user.entity';
 import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
@@ -102,6 +103,7 @@ export class ChatService {
     private readonly workflows: WorkflowsService,
     private readonly agents: AgentsService,
     private readonly admission: RunAdmission,
+    private readonly mcpServers: McpServersService,
   ) {}
 
   /** A turn on a user's project (chat and stream). */
@@ -176,6 +178,7 @@ export class ChatService {
       workspace: this.workspace.forProject(project.id, runId),
       provider: (m) => this.runtime.providerFor(m),
       checkpoint: (step) => this.hub.checkpoint(runId, step),
+      externalTools: this.mcpServers.toolsFor(user),
     };
   }
 

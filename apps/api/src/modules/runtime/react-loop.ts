@@ -18,7 +18,17 @@ import {
   type ToolCall,
   type ToolSpec,
 } from './providers/provider';
-import type { FileChangeInfo, ResolvedAgent, ResolvedModel, RuntimeEvent, Usage, Workspace } from './runtime.types';
+import { closeExternalTools, openExternalTools, runExternalTool, type OfferedExternalTools } from './external-tools';
+import type {
+  ExternalTools,
+  FileChangeInfo,
+  ResolvedAgent,
+  ResolvedModel,
+  RuntimeEvent,
+  Usage,
+  Workspace,
+  ToolName,
+} from './runtime.types';
 import type { StepLog } from './step-log';
 import { storableText, storableValue, TextJoiner } from './storable';
 import { toolStep } from './tool-step';
@@ -82,6 +92,8 @@ export interface LoopInput {
   log?: StepLog;
   /** prefix of this agent run's idempotency keys (`<run id>:<visit>`); a tool call's key adds `.<call>.<n>` */
   keyPrefix?: string;
+  /** where the agent's `server/tool` names are opened (MCP servers); connected for this run only */
+  externalTools?: ExternalTools;
 }
 
 export interface Tally {
@@ -129,9 +141,22 @@ export class LoopAborted extends Error {
 }
 
 export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent, LoopResult> {
+  const builtIn = offeredTools(input.agent.tools, input.workspace.readOnly);
+  const external = await openExternalTools(input.externalTools, input.agent.external_tools, builtIn, input.signal);
+  try {
+    return yield* runLoop(input, builtIn, external);
+  } finally {
+    closeExternalTools(external);
+  }
+}
+
+async function* runLoop(
+  input: LoopInput,
+  offered: ToolName[],
+  external: OfferedExternalTools,
+): AsyncGenerator<RuntimeEvent, LoopResult> {
   const { agent, workspace, signal } = input;
-  const offered = offeredTools(agent.tools, workspace.readOnly);
-  const tools = toolSpecs(offered);
+  const tools = [...toolSpecs(offered), ...external.specs];
   const messages = [...input.messages];
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const result: LoopResult = { reply: '', usage, tool_calls: [], files: [], written: new Set(), error: null, calls: 0 };
@@ -149,14 +174,24 @@ export async function* reactLoop(input: LoopInput): AsyncGenerator<RuntimeEvent,
     messages.push({ role: 'assistant', content: text, tool_calls: calls });
     for (const [i, c] of calls.entries()) {
       if (signal.aborted) throw new LoopAborted();
-      yield { event: 'tool_call', data: { call_id: c.id, name: c.name, arguments: c.arguments } };
-      const r = await toolStep(input, c, input.keyPrefix && `${input.keyPrefix}.${call}.${i + 1}`, toolCtx);
-      const record = { name: c.name, arguments: c.arguments, ok: r.ok };
+      // an external tool is shown (events, run log, approval) by its allowlist name `server/tool`
+      const externalName = external.byWireName.get(c.name);
+      const name = externalName ?? c.name;
+      yield { event: 'tool_call', data: { call_id: c.id, name, arguments: c.arguments } };
+      const key = input.keyPrefix && `${input.keyPrefix}.${call}.${i + 1}`;
+      const r = await toolStep(
+        input,
+        c,
+        key,
+        toolCtx,
+        externalName && (() => runExternalTool(external, externalName, c.arguments, signal, c.argumentsError)),
+      );
+      const record = { name, arguments: c.arguments, ok: r.ok };
       result.tool_calls.push(record);
       input.tally?.tool_calls.push(record);
       yield {
         event: 'tool_result',
-        data: { call_id: c.id, name: c.name, ok: r.ok, output: r.output, ...(r.ok ? {} : { error: r.error }) },
+        data: { call_id: c.id, name, ok: r.ok, output: r.output, ...(r.ok ? {} : { error: r.error }) },
       };
       if (r.files?.length) {
         result.files.push(...r.files);

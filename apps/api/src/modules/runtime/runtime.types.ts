@@ -45,6 +45,8 @@ export interface ResolvedAgent {
   skill_prompts: string[];
   /** union of the agent's and its skills' allowlists */
   tools: ToolName[];
+  /** `server/tool` names of the same union: tools of the owner's MCP servers (docs/decisions/mcp.md) */
+  external_tools?: string[];
   max_iterations: number;
   /** null = the server's default model */
   model: ResolvedModel | null;
@@ -78,6 +80,34 @@ export interface Workspace {
   search(query: string, dir?: string): Promise<Array<{ path: string; line: number; text: string }>>;
 }
 
+/** A tool from outside the runtime (an MCP server's), as the model is offered it. */
+export interface ExternalToolSpec {
+  /** the allowlist name, `server/tool` */
+  name: string;
+  description: string;
+  /** JSON schema of the arguments object */
+  parameters: Record<string, unknown>;
+}
+
+/** The external tools of one agent run: connected when opened, closed when the run ends. */
+export interface ExternalToolSession {
+  /** the named tools that exist and could be reached (the others are not offered) */
+  readonly tools: ExternalToolSpec[];
+  /** Calls a tool by its allowlist name; a failure the model should see is `{ok: false, error}`. */
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; output: string; error?: string }>;
+  close(): Promise<void>;
+}
+
+/** Where `server/tool` names are resolved (the MCP servers module implements it; nothing here is HTTP). */
+export interface ExternalTools {
+  /** Never throws for an unreachable server: its tools are left out of the session. */
+  open(names: readonly string[], signal: AbortSignal): Promise<ExternalToolSession>;
+}
+
 export interface TurnPorts {
   loadAgent(agentId: number): Promise<ResolvedAgent | null>;
   /** Persists the project's stage / gate after every move (no-op in the demo). */
@@ -87,6 +117,8 @@ export interface TurnPorts {
   provider(model: ResolvedModel | null): { provider: Provider; name: string; model: string };
   /** Records one completed step of the turn (absent: nothing is recorded, e.g. the demo). */
   checkpoint?: CheckpointWriter;
+  /** tools of MCP servers named `server/tool` in allowlists; absent = none (the demo) */
+  externalTools?: ExternalTools;
 }
 
 export interface TurnRequest {

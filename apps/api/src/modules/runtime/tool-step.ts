@@ -9,7 +9,7 @@ import type { ToolName, Workspace } from './runtime.types';
 import { landedOutcome, runTool, WRITING_TOOLS, type ToolContext, type ToolOutcome } from './tools';
 
 /**
- * Runs one tool call — or, on a resumed run, takes its recorded result, or (a write that landed just
+ * Runs one tool call (a workspace tool, or `external`) — or, on a resumed run, takes its recorded result, or (a write that landed just
  * before the crash, found by its idempotency key) the change it made, so no write is applied twice.
  */
 export async function toolStep(
@@ -17,12 +17,15 @@ export async function toolStep(
   c: ToolCall,
   key: string | undefined,
   toolCtx: ToolContext,
+  /** an MCP server's tool (it writes no workspace file): how to call it when it is not recorded */
+  external?: () => Promise<ToolOutcome>,
 ): Promise<ToolOutcome & { wrote: string[] }> {
   const recorded = input.log?.peek('tool');
   if (recorded) {
     for (const p of recorded.wrote ?? []) toolCtx.written.add(p);
     return { ...recorded.outcome, wrote: recorded.wrote ?? [] };
   }
+  if (external) return { ...(await external()), wrote: [] };
   const { workspace } = input;
   if (key && input.log?.resumed && workspace.landed && WRITING_TOOLS.includes(c.name as ToolName)) {
     const change = await workspace.landed(key);

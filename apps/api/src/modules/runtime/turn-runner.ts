@@ -355,6 +355,7 @@ class Turn {
         tally: this.tally,
         log: this.log,
         keyPrefix: `${req.run_id}:${this.visits}`,
+        externalTools: req.ports.externalTools,
       });
     } catch (e) {
       if (e instanceof ProviderError && !req.signal.aborted)

@@ -2,7 +2,6 @@
 import type { Graph } from '@service/workflow-graph';
 import type { Agent } from '../agents/agent.entity';
 import type { Model } from '../models/model.entity';
-import type { ToolName } from '../runtime/runtime.types';
 import type { Skill } from '../skills/skill.entity';
 import { PACK_FORMAT, PACK_VERSION, type PackDocument, type PackHeader } from './pack-format';
 
@@ -63,7 +62,7 @@ export function buildPackDocument(src: PackSource): PackDocument {
         name: s.name,
         description: s.description,
         prompt_md: s.prompt_md,
-        tool_allowlist: [...s.tool_allowlist] as ToolName[],
+        tool_allowlist: [...s.tool_allowlist],
         artifact_hint: s.artifact_hint,
       };
     }),
@@ -74,7 +73,7 @@ export function buildPackDocument(src: PackSource): PackDocument {
       system_prompt: a.system_prompt,
       model_ref: a.model_id === null ? null : (modelRef.get(a.model_id) as string),
       skill_refs: a.skill_ids.map((id) => skillRef.get(id) as string),
-      tool_allowlist: [...a.tool_allowlist] as ToolName[],
+      tool_allowlist: [...a.tool_allowlist],
       max_iterations: a.max_iterations,
     })),
     nodes: src.graph.nodes.map((n) => ({

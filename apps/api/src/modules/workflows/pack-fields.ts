@@ -1,7 +1,9 @@
 // The field readers pack import checks an untrusted document with: exact key sets, typed and bounded
 // values, unique refs. Each reports into one capped problem list and returns a safe fallback.
 import type { FieldProblem } from '../../platform/errors/domain-error';
-import { TOOL_NAMES, type ToolName } from '../runtime/runtime.types';
+import { isMcpToolName } from '../mcp-servers/mcp-tool-name';
+import { TOOL_NAMES } from '../runtime/runtime.types';
+import { MAX_TOOLS } from '../skills/tool-allowlist';
 import { fieldPath, isPlainObject, own, quoteKey, type JsonObject } from './graph-body';
 import { REF_PATTERN } from './pack-format';
 
@@ -130,17 +132,18 @@ export function readArray(p: Problems, obj: JsonObject, key: string, path: strin
   return value;
 }
 
-export function readTools(p: Problems, obj: JsonObject, path: string): ToolName[] {
+/** Workspace tool names and MCP tools as `server/tool` (docs/decisions/mcp.md). */
+export function readTools(p: Problems, obj: JsonObject, path: string): string[] {
   const field = fieldPath(path, 'tool_allowlist');
-  const list = readArray(p, obj, 'tool_allowlist', path, TOOL_NAMES.length * 4);
-  const out: ToolName[] = [];
+  const list = readArray(p, obj, 'tool_allowlist', path, MAX_TOOLS);
+  const out: string[] = [];
   list.forEach((t, i) => {
-    if (typeof t !== 'string' || !(TOOL_NAMES as readonly string[]).includes(t)) {
-      p.add(`${field}[${i}]`, `must be one of ${TOOL_NAMES.join(', ')}`);
-    } else if (out.includes(t as ToolName)) {
+    if (typeof t !== 'string' || !((TOOL_NAMES as readonly string[]).includes(t) || isMcpToolName(t))) {
+      p.add(`${field}[${i}]`, `must be one of ${TOOL_NAMES.join(', ')} or an MCP tool as server/tool`);
+    } else if (out.includes(t)) {
       p.add(`${field}[${i}]`, `duplicate tool "${t}"`);
     } else {
-      out.push(t as ToolName);
+      out.push(t);
     }
   });
   return out;

@@ -2,7 +2,6 @@
 // Export (pack-export.ts) writes it and import (pack-import.ts) reads it.
 import type { GraphEdge, GraphNode } from '@service/workflow-graph';
 import type { ProviderKind } from '../models/model.entity';
-import type { ToolName } from '../runtime/runtime.types';
 
 export const PACK_FORMAT = 'service-workflow-pack';
 export const PACK_VERSION = 1;
@@ -36,7 +35,7 @@ export interface SkillDef {
   name: string;
   description: string;
   prompt_md: string;
-  tool_allowlist: ToolName[];
+  tool_allowlist: string[];
   artifact_hint: string;
 }
 export interface AgentDef {
@@ -46,7 +45,7 @@ export interface AgentDef {
   system_prompt: string;
   model_ref: string | null;
   skill_refs: string[];
-  tool_allowlist: ToolName[];
+  tool_allowlist: string[];
   max_iterations: number;
 }
 export interface NodeDef {

@@ -44,6 +44,8 @@ export interface AppConfig {
   shutdownDeadlineMs: number;
   /** runs left in flight by a crash: `auto` resumes them at boot, `off` marks them interrupted */
   resumeInterrupted: 'auto' | 'off';
+  /** MCP tool servers: the timeout of each request (connect, tool list, tool call) */
+  mcpToolTimeoutMs: number;
   version: string;
 }
 
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS ?? 10_000,
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS ?? 10_000,
     resumeInterrupted: e.RESUME_INTERRUPTED === 'off' ? 'off' : 'auto',
+    mcpToolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS ?? 30_000,
     version: readVersion(),
   };
 }

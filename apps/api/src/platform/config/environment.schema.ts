@@ -88,6 +88,7 @@ export class EnvironmentVariables {
   @lower
   @IsIn(['auto', 'off'], { message: 'RESUME_INTERRUPTED must be "auto" or "off", got "$value"' })
   RESUME_INTERRUPTED?: string;
+  @IsOptional() @Count() MCP_TOOL_TIMEOUT_MS?: number;
 }
 
 /** A configuration error: its message is the whole story (main.ts prints it without a stack). */
@@ -153,4 +154,5 @@ const KEYS: (keyof EnvironmentVariables)[] = [
   'DB_STATEMENT_TIMEOUT_MS',
   'SHUTDOWN_DEADLINE_MS',
   'RESUME_INTERRUPTED',
+  'MCP_TOOL_TIMEOUT_MS',
 ];

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_DB_ID } from '../../../platform/database/db-id';
-import { TOOL_NAMES } from '../../runtime/runtime.types';
-import { MAX_NAME, NameField, Optional, PromptField, ToolAllowlistField } from '../../skills/dto/skill.dto';
+import { MAX_NAME, NameField, Optional, PromptField, ToolAllowlistField, TOOLS_DOC } from '../../skills/dto/skill.dto';
 
 export const MAX_SKILLS = 64;
 export const MAX_ITERATIONS = 50;
@@ -71,7 +70,7 @@ export class AgentView {
   @ApiProperty({ type: Number, nullable: true, description: 'null = the server default model' }) model_id:
     number | null;
   @ApiProperty({ type: [Number] }) skill_ids: number[];
-  @ApiProperty({ enum: TOOL_NAMES, isArray: true }) tool_allowlist: string[];
+  @ApiProperty({ type: String, isArray: true, description: TOOLS_DOC }) tool_allowlist: string[];
   @ApiProperty() max_iterations: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

@@ -4,6 +4,9 @@ import { ArrayMaxSize, IsArray, IsString, Length, Matches, MaxLength, ValidateIf
 import { TOOL_NAMES } from '../../runtime/runtime.types';
 import { MAX_TOOLS } from '../tool-allowlist';
 
+/** What an allowlist item may be (docs/API.md). */
+export const TOOLS_DOC = `workspace tools (${TOOL_NAMES.join(', ')}) and MCP server tools as server/tool`;
+
 /** Names and labels. */
 export const MAX_NAME = 200;
 /** Prompts and descriptions: 64 KiB of characters. */
@@ -37,9 +40,8 @@ export const ToolAllowlistField = () =>
     ApiPropertyOptional({
       type: String,
       isArray: true,
-      enum: TOOL_NAMES,
       maxItems: MAX_TOOLS,
-      description: 'duplicates are removed, order kept',
+      description: `${TOOLS_DOC}; duplicates are removed, order kept`,
     }),
     Optional(),
     IsArray(),
@@ -75,7 +77,7 @@ export class SkillView {
   @ApiProperty() name: string;
   @ApiProperty() description: string;
   @ApiProperty() prompt_md: string;
-  @ApiProperty({ enum: TOOL_NAMES, isArray: true }) tool_allowlist: string[];
+  @ApiProperty({ type: String, isArray: true, description: TOOLS_DOC }) tool_allowlist: string[];
   @ApiProperty() artifact_hint: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

@@ -7,6 +7,7 @@ import { MessageState1732300000010 } from './1732300000010-message-state';
 import { OneTurnPerProject1732300000020 } from './1732300000020-one-turn-per-project';
 import { RunInspection1732300000030 } from './1732300000030-run-inspection';
 import { DurableRuns1732300000040 } from './1732300000040-durable-runs';
+import { McpServers1732300000050 } from './1732300000050-mcp-servers';
 
 export const MIGRATIONS = [
   Auth1732300000000,
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   OneTurnPerProject1732300000020,
   RunInspection1732300000030,
   DurableRuns1732300000040,
+  McpServers1732300000050,
 ];

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { Agent, AgentInput, ToolName } from '../../../shared/api-types';
+import type { Agent, AgentInput, AllowedTool } from '../../../shared/api-types';
 import { Alert } from '../../../shared/components/alert';
 import { CheckboxGroup, Field, errorFor, otherErrors } from '../../../shared/components/field';
 import { FormActions, type ResourceFormProps } from '../../../shared/components/resource-page';
-import { TOOL_DESCRIPTIONS, TOOL_NAMES } from '../../../shared/tools';
 import { useFormErrors } from '../../../shared/use-form-errors';
+import { ToolAllowlistField } from '../../mcp-servers/components/tool-allowlist-field';
 import { providerLabel } from '../../models/api/models-api';
 import { useModels } from '../../models/hooks/use-models';
 import { useSkills } from '../../skills/hooks/use-skills';
@@ -18,7 +18,7 @@ export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>
   const [systemPrompt, setSystemPrompt] = useState(record?.system_prompt ?? '');
   const [modelId, setModelId] = useState<number | null>(record?.model_id ?? null);
   const [skillIds, setSkillIds] = useState<number[]>(record?.skill_ids ?? []);
-  const [tools, setTools] = useState<ToolName[]>(record?.tool_allowlist ?? []);
+  const [tools, setTools] = useState<AllowedTool[]>(record?.tool_allowlist ?? []);
   const [maxIterations, setMaxIterations] = useState(String(record?.max_iterations ?? 8));
   const models = useModels();
   const skills = useSkills();
@@ -40,7 +40,7 @@ export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>
       system_prompt: systemPrompt,
       model_id: modelId,
       skill_ids: skillIds,
-      tool_allowlist: TOOL_NAMES.filter((t) => tools.includes(t)),
+      tool_allowlist: tools,
       max_iterations: iters,
     };
     save.mutate({ id: record?.id ?? null, input }, { onSuccess: (a) => onDone(a), onError: capture });
@@ -108,10 +108,8 @@ export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>
           disabled={readOnly}
           emptyText={skills.isPending ? 'Loading skills…' : 'No skills yet.'}
         />
-        <CheckboxGroup<ToolName>
+        <ToolAllowlistField
           legend="Allowed tools (in addition to the skills' tools)"
-          name="tool_allowlist"
-          options={TOOL_NAMES.map((t) => ({ value: t, label: <code>{t}</code>, hint: TOOL_DESCRIPTIONS[t] }))}
           value={tools}
           onChange={setTools}
           error={errorFor(fieldErrors, 'tool_allowlist')}

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { Skill, SkillInput, ToolName } from '../../../shared/api-types';
+import type { Skill, SkillInput, AllowedTool } from '../../../shared/api-types';
 import { Alert } from '../../../shared/components/alert';
-import { CheckboxGroup, Field, errorFor, otherErrors } from '../../../shared/components/field';
+import { Field, errorFor, otherErrors } from '../../../shared/components/field';
 import { FormActions, type ResourceFormProps } from '../../../shared/components/resource-page';
-import { TOOL_DESCRIPTIONS, TOOL_NAMES } from '../../../shared/tools';
 import { useFormErrors } from '../../../shared/use-form-errors';
+import { ToolAllowlistField } from '../../mcp-servers/components/tool-allowlist-field';
 import { useSaveSkill } from '../hooks/use-skills';
 
 const FIELDS = ['name', 'description', 'prompt_md', 'tool_allowlist', 'artifact_hint'];
@@ -13,7 +13,7 @@ export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>
   const [name, setName] = useState(record?.name ?? '');
   const [description, setDescription] = useState(record?.description ?? '');
   const [prompt, setPrompt] = useState(record?.prompt_md ?? '');
-  const [tools, setTools] = useState<ToolName[]>(record?.tool_allowlist ?? []);
+  const [tools, setTools] = useState<AllowedTool[]>(record?.tool_allowlist ?? []);
   const [artifactHint, setArtifactHint] = useState(record?.artifact_hint ?? '');
   const save = useSaveSkill();
   const { fieldErrors, general, capture, clear, setFieldErrors } = useFormErrors();
@@ -27,7 +27,7 @@ export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>
       name: name.trim(),
       description: description.trim(),
       prompt_md: prompt,
-      tool_allowlist: TOOL_NAMES.filter((t) => tools.includes(t)),
+      tool_allowlist: tools,
       artifact_hint: artifactHint.trim(),
     };
     save.mutate({ id: record?.id ?? null, input }, { onSuccess: (s) => onDone(s), onError: capture });
@@ -68,10 +68,7 @@ export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>
             onChange={(e) => setPrompt(e.target.value)}
           />
         </Field>
-        <CheckboxGroup<ToolName>
-          legend="Allowed tools"
-          name="tool_allowlist"
-          options={TOOL_NAMES.map((t) => ({ value: t, label: <code>{t}</code>, hint: TOOL_DESCRIPTIONS[t] }))}
+        <ToolAllowlistField
           value={tools}
           onChange={setTools}
           error={errorFor(fieldErrors, 'tool_allowlist')}
