@@ -184,7 +184,7 @@ async function* runLoop(
         c,
         key,
         toolCtx,
-        externalName && (() => runExternalTool(external, externalName, c.arguments, signal, c.argumentsError)),
+        externalName ? () => runExternalTool(external, externalName, c.arguments, signal, c.argumentsError) : undefined,
       );
       const record = { name, arguments: c.arguments, ok: r.ok };
       result.tool_calls.push(record);
