@@ -19,6 +19,7 @@ import type { ChatMessage } from '../runtime/providers/provider';
 import { RuntimeService } from '../runtime/runtime.service';
 import { storableText } from '../runtime/storable';
 import type { PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.types';
+import { TurnTelemetry } from '../telemetry/turn-telemetry';
 import { WorkflowsService } from '../workflows/workflows.service';
 import { Message, type MessageState } from './message.entity';
 import { RunEvent } from './run-event.entity';
@@ -79,6 +80,7 @@ export class ChatService implements OnApplicationBootstrap {
     private readonly workflows: WorkflowsService,
     private readonly agents: AgentsService,
     private readonly admission: RunAdmission,
+    private readonly telemetry: TurnTelemetry,
   ) {}
 
   /** A turn on a user's project (chat and stream). */
@@ -196,7 +198,8 @@ export class ChatService implements OnApplicationBootstrap {
       let r: TurnResult;
       let doneSent = false;
       try {
-        const gen = this.runtime.run({
+        // observed for metrics and traces (modules/telemetry): events and result pass through unchanged
+        const gen = this.telemetry.run((req) => this.runtime.run(req), {
           run_id: runId,
           message,
           advance: !!input.advance,

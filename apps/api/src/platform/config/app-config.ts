@@ -42,6 +42,8 @@ export interface AppConfig {
   dbStatementTimeoutMs: number;
   /** SIGTERM: how long open turns get to end before they are stopped and the process exits */
   shutdownDeadlineMs: number;
+  /** a bearer token for Prometheus scrapers on /metrics (admins need none) */
+  metricsToken: string | null;
   version: string;
 }
 
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT_MS ?? 15_000,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS ?? 10_000,
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS ?? 10_000,
+    metricsToken: str(e.METRICS_TOKEN),
     version: readVersion(),
   };
 }

@@ -11,6 +11,7 @@ import {
   IsString,
   IsUrl,
   Matches,
+  MinLength,
   Max,
   Min,
   validateSync,
@@ -28,6 +29,8 @@ const Count = () => (target: object, key: string) => {
   IsInt({ message: `${key} must be a whole number (0 or more), got "$value"` })(target, key);
   Min(0)(target, key);
 };
+
+const OTLP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
 const lower = Transform(({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value,
@@ -84,6 +87,17 @@ export class EnvironmentVariables {
   @IsOptional() @Count() DB_QUERY_TIMEOUT_MS?: number;
   @IsOptional() @Count() DB_STATEMENT_TIMEOUT_MS?: number;
   @IsOptional() @Count() SHUTDOWN_DEADLINE_MS?: number;
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+  // read by the OpenTelemetry SDK itself (platform/telemetry/tracing-sdk.ts); checked here so a typo stops the boot
+  @IsOptional()
+  @IsUrl(OTLP_URL, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  @IsOptional()
+  @IsUrl(OTLP_URL, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
 }
 
 /** A configuration error: its message is the whole story (main.ts prints it without a stack). */
@@ -148,4 +162,7 @@ const KEYS: (keyof EnvironmentVariables)[] = [
   'DB_QUERY_TIMEOUT_MS',
   'DB_STATEMENT_TIMEOUT_MS',
   'SHUTDOWN_DEADLINE_MS',
+  'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
 ];
