@@ -67,14 +67,29 @@ export function startTracingSdk(): TracingHandle {
     spanProcessors: [new QueryStrippingProcessor(new BatchSpanProcessor(new OTLPTraceExporter()))],
   });
   provider.register();
+  // OTEL_NODE_DISABLED_INSTRUMENTATIONS=http,pg (the name auto-instrumentations-node reads) leaves those out
+  const disabled = new Set(
+    (process.env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((s) => s.trim().toLowerCase()),
+  );
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.test(req.url ?? ''),
-      }),
-      // statements only inside a traced request or turn (not the pool's own housekeeping); never their values
-      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+      disabled.has('http')
+        ? []
+        : new HttpInstrumentation({
+            ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.test(req.url ?? ''),
+            // the server makes no outgoing node:http calls worth a span (the model SDKs use fetch)
+            disableOutgoingRequestInstrumentation: true,
+          }),
+      // statements only inside a traced request or turn (not the pool's own housekeeping), never their
+      // values; no span per connection checkout (one per statement is what a reader needs, at half the cost)
+      disabled.has('pg')
+        ? []
+        : new PgInstrumentation({
+            requireParentSpan: true,
+            enhancedDatabaseReporting: false,
+            ignoreConnectSpans: true,
+          }),
     ],
   });
   return { shutdown: () => provider.shutdown() };
