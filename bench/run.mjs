@@ -13,10 +13,13 @@
 //   BENCH_STRICT=1         exit 1 when a target is missed (harness errors always exit 1)
 //   BENCH_WRITE_DOCS=1|0   copy the table into docs/performance.md (default: only on a full run)
 //   BENCH_PG_URL           the Postgres server's admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
+//   BENCH_OTLP=1           tracing on: the server exports its spans to a local OTLP/HTTP receiver
+//   BENCH_ROOT=<checkout>  run another checkout's build (e.g. main's) with this harness
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BenchSetup } from './lib/setup.mjs';
 import { createPgDatabase, memory, ROOT, startFake, startServer } from './lib/processes.mjs';
 import { machineFacts, table, updateDocs, writeResults } from './lib/report.mjs';
@@ -89,6 +92,11 @@ async function main() {
 
   const fake = await startFake();
   cleanups.push(() => fake.stop());
+  const otlp = env.BENCH_OTLP === '1' ? await startOtlpSink() : null;
+  if (otlp) {
+    cleanups.push(() => otlp.stop());
+    log(`tracing on: spans to ${otlp.endpoint}`);
+  }
   const entries = [];
   let postgresVersion = null;
   for (const database of databases) {
@@ -97,7 +105,11 @@ async function main() {
       postgresVersion = pg.version;
       cleanups.push(() => pg.drop());
     }
-    const server = await startServer({ databaseUrl: pg?.url ?? null, cpuProfDir: profDir });
+    const server = await startServer({
+      databaseUrl: pg?.url ?? null,
+      cpuProfDir: profDir,
+      env: otlp ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint } : {},
+    });
     cleanups.push(() => server.stop());
     log(
       `${database}: server pid ${server.pid} on ${server.url}, fake provider pid ${fake.pid}${pg ? `, database ${pg.name}` : ''}`,
@@ -138,6 +150,7 @@ async function main() {
     await cleanups.pop()(); // server.stop
     if (pg) await cleanups.pop()(); // drop the database
   }
+  if (otlp) log(`OTLP receiver: ${otlp.counts.spans} spans in ${otlp.counts.requests} requests`);
   await cleanup();
 
   const facts = machineFacts({ postgres: postgresVersion });

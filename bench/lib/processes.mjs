@@ -96,14 +96,15 @@ export async function startFake() {
  * `cpuProfDir` runs it under --cpu-prof; stop() then ends it with SIGUSR2 so the profile is written
  * (bench/lib/exit-on-signal.cjs: a plain exit, where Nest's shutdown hook would re-raise SIGTERM).
  */
-export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = null } = {}) {
+/** `root`: the checkout whose build to run (default this one, or BENCH_ROOT). */
+export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = null, root = null } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'aws-bench-'));
   const args = [...serviceNodeArgs({ ...process.env, ...env })];
   if (cpuProfDir)
     args.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, '-r', join(ROOT, 'bench/lib/exit-on-signal.cjs'));
   if (process.env.BENCH_COUNT_QUERIES) args.push('-r', join(ROOT, 'bench/lib/count-queries.cjs'));
-  args.push(join(ROOT, 'apps/api/dist/src/main.js'));
+  args.push(join(root || process.env.BENCH_ROOT || ROOT, 'apps/api/dist/src/main.js'));
   const logs = [];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -123,7 +124,8 @@ export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = n
       LOGIN_LIMIT_PER_USER: '100000',
       DEMO_LIMIT_PER_MINUTE: '100000',
       MAX_STREAMS_PER_USER: '100000',
-      MAX_RUNS_PER_USER: '1000',
+      // scenario 5 runs 50 turns at once for one user: the per-user cap (default 4) would answer 429
+      MAX_RUNS_PER_USER: '100000',
       ...(process.env.BENCH_COUNT_QUERIES
         ? { BENCH_QUERY_COUNTS_FILE: join(tmpdir(), `aws-bench-query-counts-${port}.json`) }
         : {}),

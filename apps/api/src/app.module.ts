@@ -8,6 +8,7 @@ import type { DatabaseTarget } from './platform/database/data-source-options';
 import { AppLogger, loggingModule } from './platform/logging/logging.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { FEATURE_MODULES } from './feature-modules';
 
 /** Stops the embedded database server last: Nest closes the TypeORM pool (a deeper module) first. */
@@ -59,6 +60,7 @@ export class AppModule {
         }),
         AuthModule,
         HealthModule,
+        TelemetryModule,
         ...FEATURE_MODULES,
       ],
       providers: [

@@ -1,3 +1,5 @@
+// first: starts the OpenTelemetry SDK (when OTEL_EXPORTER_OTLP_ENDPOINT is set) before the modules it instruments load
+import './platform/telemetry/start-tracing';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError } from './platform/config/environment.schema';

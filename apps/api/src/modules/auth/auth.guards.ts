@@ -1,44 +1,58 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { Request } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
 import { flattenValidationErrors } from '../../platform/errors/validation';
-import { ADMIN_ONLY, IS_PUBLIC } from './auth.decorators';
+import { ADMIN_ONLY, IS_PUBLIC, METRICS_SCRAPER } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/credentials.dto';
 import type { AuthUser } from './user.entity';
 
 /**
  * Global guard: resolves the caller (session via passport, or `Authorization: Bearer`), then
- * requires one unless the route is @Public(), and an admin on @AdminOnly() routes.
+ * requires one unless the route is @Public(), and an admin on @AdminOnly() routes. A @MetricsScraper()
+ * route also lets in the METRICS_TOKEN bearer.
  */
 @Injectable()
 export class RequestAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<Request & { user?: AuthUser }>();
     const header = req.headers.authorization;
+    const targets = [ctx.getHandler(), ctx.getClass()];
     if (header) {
       const m = /^Bearer\s+(\S+)$/i.exec(header);
+      if (m && this.reflector.getAllAndOverride<boolean>(METRICS_SCRAPER, targets) && this.isMetricsToken(m[1]))
+        return true;
       const user = m ? await this.auth.userForToken(m[1]) : null;
       if (!user) throw new DomainError('unauthorized', 'The bearer token is invalid or revoked.');
       req.user = user;
     }
-    const targets = [ctx.getHandler(), ctx.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     if (!req.user) throw new DomainError('unauthorized', 'Log in or send a bearer token.');
     if (this.reflector.getAllAndOverride<boolean>(ADMIN_ONLY, targets) && !req.user.is_admin) {
       throw new DomainError('forbidden', 'Only administrators can do this.');
     }
     return true;
+  }
+
+  /** Compared as hashes: constant time whatever the lengths. */
+  private isMetricsToken(token: string): boolean {
+    const expected = this.config.metricsToken;
+    if (!expected) return false;
+    const digest = (s: string) => createHash('sha256').update(s).digest();
+    return timingSafeEqual(digest(token), digest(expected));
   }
 }
 

@@ -21,6 +21,7 @@ import { RuntimeService } from '../runtime/runtime.service';
 import { storableText } from '../runtime/storable';
 import type { AwaitingGate, PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.types';
 import type { Step } from '../runtime/step-log';
+import { TurnTelemetry } from '../telemetry/turn-telemetry';
 import { WorkflowsService } from '../workflows/workflows.service';
 import { type MessageState } from './message.entity';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
@@ -104,6 +105,7 @@ export class ChatService {
     private readonly agents: AgentsService,
     private readonly admission: RunAdmission,
     private readonly mcpServers: McpServersService,
+    private readonly telemetry: TurnTelemetry,
   ) {}
 
   /** A turn on a user's project (chat and stream). */
@@ -263,7 +265,8 @@ export class ChatService {
       let r: TurnResult;
       let doneSent = false;
       try {
-        const gen = this.runtime.run({
+        // observed for metrics and traces (modules/telemetry): events and result pass through unchanged
+        const gen = this.telemetry.run((req) => this.runtime.run(req), {
           run_id: runId,
           message,
           advance: !!input.advance,

@@ -46,6 +46,8 @@ export interface AppConfig {
   resumeInterrupted: 'auto' | 'off';
   /** MCP tool servers: the timeout of each request (connect, tool list, tool call) */
   mcpToolTimeoutMs: number;
+  /** a bearer token for Prometheus scrapers on /metrics (admins need none) */
+  metricsToken: string | null;
   version: string;
 }
 
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS ?? 10_000,
     resumeInterrupted: e.RESUME_INTERRUPTED === 'off' ? 'off' : 'auto',
     mcpToolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS ?? 30_000,
+    metricsToken: str(e.METRICS_TOKEN),
     version: readVersion(),
   };
 }

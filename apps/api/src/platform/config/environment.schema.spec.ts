@@ -53,6 +53,22 @@ describe('validateEnvironment', () => {
     refused({ TRUST_PROXY: 'yes' }, /TRUST_PROXY must be/);
     refused({ LLM_PROVIDER: 'vendor_c' }, /LLM_PROVIDER must be one of offline, vendor_a, vendor_b, custom/);
     refused({ LLM_API_BASE: 'localhost:8080' }, /LLM_API_BASE must be an http\(s\) URL/);
+    refused({ METRICS_TOKEN: 'short' }, /^invalid environment: METRICS_TOKEN must be at least 16 characters$/);
+    refused({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
+    refused(
+      { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' },
+      /OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http\(s\) URL/,
+    );
+  });
+
+  test('telemetry variables: a long METRICS_TOKEN and OTLP endpoints on http(s) hosts are accepted', () => {
+    const e = validateEnvironment({
+      METRICS_TOKEN: 'scrape-token-0123456789',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector.internal/v1/traces',
+    });
+    expect(e.METRICS_TOKEN).toBe('scrape-token-0123456789');
+    expect(e.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://127.0.0.1:4318');
   });
 
   test('every bad variable is named at once', () => {

@@ -11,6 +11,7 @@ import {
   IsString,
   IsUrl,
   Matches,
+  MinLength,
   Max,
   Min,
   validateSync,
@@ -28,6 +29,8 @@ const Count = () => (target: object, key: string) => {
   IsInt({ message: `${key} must be a whole number (0 or more), got "$value"` })(target, key);
   Min(0)(target, key);
 };
+
+const OTLP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
 const lower = Transform(({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value,
@@ -89,6 +92,17 @@ export class EnvironmentVariables {
   @IsIn(['auto', 'off'], { message: 'RESUME_INTERRUPTED must be "auto" or "off", got "$value"' })
   RESUME_INTERRUPTED?: string;
   @IsOptional() @Count() MCP_TOOL_TIMEOUT_MS?: number;
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+  // read by the OpenTelemetry SDK itself (platform/telemetry/tracing-sdk.ts); checked here so a typo stops the boot
+  @IsOptional()
+  @IsUrl(OTLP_URL, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  @IsOptional()
+  @IsUrl(OTLP_URL, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
 }
 
 /** A configuration error: its message is the whole story (main.ts prints it without a stack). */
@@ -155,4 +169,7 @@ const KEYS: (keyof EnvironmentVariables)[] = [
   'SHUTDOWN_DEADLINE_MS',
   'RESUME_INTERRUPTED',
   'MCP_TOOL_TIMEOUT_MS',
+  'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
 ];

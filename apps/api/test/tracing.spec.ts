@@ -1,0 +1,209 @@
+/**
+ * OpenTelemetry at process level (docs/decisions/observability.md): the built server (dist/src/main.js)
+ * runs as a child process with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a small OTLP/HTTP receiver on
+ * 127.0.0.1, its agent on the fake model server. One turn, asked for with a W3C traceparent, must
+ * arrive as one trace: HTTP request → turn → node → model calls and tool calls, with the GenAI
+ * attributes, and pg spans under them. Without the variable the SDK is not even loaded.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ADMIN, createTestDb, type TestDb } from './support/app';
+import { bind, setupPack } from './support/chat-pack';
+import { FakeLlm } from './support/fake-llm';
+import { Client } from './support/http';
+import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
+
+const MAIN = join(__dirname, '../dist/src/main.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function until<T>(what: string, read: () => T | undefined | false, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = read();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('without OTEL_EXPORTER_OTLP_ENDPOINT no OpenTelemetry SDK module is loaded', () => {
+  // what main.ts loads before the app, then the whole app module graph
+  const probe = `require(${JSON.stringify(join(__dirname, '../dist/src/platform/telemetry/start-tracing.js'))});
+    require(${JSON.stringify(join(__dirname, '../dist/src/app.module.js'))});
+    const loaded = Object.keys(require.cache).filter((k) => /@opentelemetry[\\\\/]/.test(k));
+    process.stdout.write(JSON.stringify([...new Set(loaded.map((k) => k.split(/@opentelemetry[\\\\/]/)[1].split(/[\\\\/]/)[0]))]));`;
+  const env = { ...process.env };
+  delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  delete env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const off = spawnSync(process.execPath, ['-e', probe], { env, encoding: 'utf8' });
+  expect(off.stderr).toBe('');
+  // at most the API package (its no-op tracer), which prom-client also loads
+  expect(JSON.parse(off.stdout)).toEqual(['api']);
+  const on = spawnSync(process.execPath, ['-e', probe], {
+    env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' },
+    encoding: 'utf8',
+  });
+  expect(JSON.parse(on.stdout)).toEqual(
+    expect.arrayContaining([
+      'sdk-trace-node',
+      'exporter-trace-otlp-http',
+      'instrumentation-http',
+      'instrumentation-pg',
+    ]),
+  );
+});
+
+describe('a traced turn', () => {
+  let fake: FakeLlm;
+  let receiver: OtlpReceiver;
+  let db: TestDb;
+  let child: ChildProcess;
+  const logs: string[] = [];
+  let spans: ReceivedSpan[];
+  const traceId = randomBytes(16).toString('hex');
+  const callerSpanId = randomBytes(8).toString('hex');
+
+  beforeAll(async () => {
+    fake = await FakeLlm.start();
+    receiver = await OtlpReceiver.start();
+    db = await createTestDb();
+    const port = await freePort();
+    child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: db.dataDir,
+        DATABASE_URL: db.databaseUrl!,
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_LEVEL: 'warn',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_SERVICE_NAME: 'aws-under-test',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => logs.push(String(d)));
+    child.stderr!.on('data', (d) => logs.push(String(d)));
+    const url = `http://127.0.0.1:${port}`;
+    const end = Date.now() + 60_000;
+    while (
+      !(await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
+      if (child.exitCode !== null || Date.now() > end) throw new Error(`the server did not start:\n${logs.join('')}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+
+    const admin = new Client(url);
+    await admin.login(ADMIN.username, ADMIN.password);
+    const { packId } = await setupPack(admin, fake);
+    await bind(admin, 'traced', packId);
+    fake.enqueue(
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'notes.md', content: 'n' } }] },
+      { tool_calls: [{ name: 'read_file', arguments: { path: 'missing.md' } }] },
+      { text: 'All written down.' },
+    );
+    const r = await admin.post(
+      '/agent/chat',
+      { project_slug: 'traced', message: 'Write the plan' },
+      { traceparent: `00-${traceId}-${callerSpanId}-01` },
+    );
+    expect(r.status).toBe(200);
+    // the batch processor sends every 100 ms: wait for the turn span, then for the request's span
+    await until('the turn span', () => receiver.spans.find((s) => s.name === 'turn' && s.traceId === traceId));
+    await until('the request span', () =>
+      receiver.spans.find((s) => s.traceId === traceId && s.parentSpanId === callerSpanId),
+    );
+    spans = receiver.spans.filter((s) => s.traceId === traceId);
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await db?.drop();
+    await receiver?.close();
+    await fake?.close();
+  });
+
+  const named = (name: string) => spans.filter((s) => s.name === name);
+  const parentOf = (s: ReceivedSpan) => spans.find((p) => p.spanId === s.parentSpanId);
+
+  test('sent as OTLP/HTTP JSON to OTEL_EXPORTER_OTLP_ENDPOINT, under OTEL_SERVICE_NAME', () => {
+    expect(receiver.requests.every((r) => r.path === '/v1/traces')).toBe(true);
+    expect(receiver.requests[0].contentType).toMatch(/^application\/json/);
+    expect(spans[0].resource['service.name']).toBe('aws-under-test');
+  });
+
+  test("the caller's traceparent is the parent: HTTP request → turn → node → model calls and tool calls", () => {
+    const request = spans.find((s) => s.parentSpanId === callerSpanId)!;
+    expect(request.attributes['http.method'] ?? request.attributes['http.request.method']).toBe('POST');
+    const [turn] = named('turn');
+    expect(parentOf(turn)).toBe(request);
+    const [node] = named('node write');
+    expect(parentOf(node)).toBe(turn);
+    const chats = named('chat fake-1');
+    expect(chats).toHaveLength(3);
+    for (const c of chats) expect(parentOf(c)).toBe(node);
+    const tools = spans.filter((s) => s.name.startsWith('execute_tool '));
+    expect(tools.map((t) => t.name).sort()).toEqual(['execute_tool read_file', 'execute_tool write_file']);
+    for (const t of tools) expect(parentOf(t)).toBe(node);
+  });
+
+  test('GenAI attributes on the model calls, the tools and the agent node', () => {
+    for (const c of named('chat fake-1')) {
+      expect(c.kind).toBe(3); // SPAN_KIND_CLIENT
+      expect(c.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'custom',
+        'gen_ai.request.model': 'fake-1',
+      });
+      expect(c.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+      expect(c.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    }
+    const [read] = named('execute_tool read_file');
+    expect(read.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file' });
+    expect(read.status.code).toBe(2); // STATUS_CODE_ERROR: the file does not exist
+    expect(named('node write')[0].attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Scribe',
+    });
+    expect(named('turn')[0].attributes).toMatchObject({
+      'workflow.project.slug': 'traced',
+      'workflow.outcome': 'done',
+    });
+  });
+
+  test('database statements are spans of the request or turn step that made them; no values, no query strings, no secrets', () => {
+    const pg = spans.filter(
+      (s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql',
+    );
+    expect(pg.length).toBeGreaterThan(0);
+    // the tool's write is a statement under its execute_tool span
+    const [write] = named('execute_tool write_file');
+    expect(pg.some((s) => s.parentSpanId === write.spanId)).toBe(true);
+    const all = JSON.stringify(receiver.spans);
+    expect(all).not.toContain('Write the plan');
+    expect(all).not.toContain('All written down');
+    expect(all).not.toContain('sk-user-key');
+    expect(all).not.toContain(ADMIN.password);
+  });
+});
