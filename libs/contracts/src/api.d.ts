@@ -1361,6 +1361,12 @@ export interface components {
             code: string;
             message: string;
         };
+        StageChangeView: {
+            from: string;
+            to: string;
+            /** @description the gate node approved; null when none was pending */
+            gate: string | null;
+        };
         HistoryMessageView: {
             id: number;
             run_id: string | null;
@@ -1378,6 +1384,8 @@ export interface components {
             state: "done" | "stopped" | "failed" | "interrupted";
             /** @description why a failed (or stopped, interrupted) turn ended */
             error: components["schemas"]["TurnErrorView"] | null;
+            /** @description on the user entry of an Advance (a gate approval): the stage move it made; its `content` is empty when the Advance came without a message */
+            stage_change: components["schemas"]["StageChangeView"] | null;
             /** Format: date-time */
             created_at: string;
         };

@@ -20,7 +20,8 @@ import { RuntimeService } from '../runtime/runtime.service';
 import { storableText } from '../runtime/storable';
 import type { PackSnapshot, TurnPorts, TurnResult } from '../runtime/runtime.types';
 import { WorkflowsService } from '../workflows/workflows.service';
-import { Message, type MessageState } from './message.entity';
+import { Message, type MessageState, type StageChange } from './message.entity';
+import { advanceStageChange } from './stage-change';
 import { RunEvent } from './run-event.entity';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { RunAdmission } from './run-admission';
@@ -113,9 +114,9 @@ export class ChatService implements OnApplicationBootstrap {
       (m) =>
         m.query(
           `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage) VALUES ($1, $2, $3, $4, $5, 'running', $6) RETURNING id),
-            um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '')
+            um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '' OR $8)
        SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
-          [runId, user.id, project.id, pack.id, mode, project.stage, message.trim() ? message : ''],
+          [runId, user.id, project.id, pack.id, mode, project.stage, message.trim() ? message : '', !!input.advance],
         ),
     );
     const history: ChatMessage[] = recent.reverse().map((m) => ({ role: m.role, content: m.content }));
@@ -195,6 +196,7 @@ export class ChatService implements OnApplicationBootstrap {
     const run = async (): Promise<TurnResult> => {
       let r: TurnResult;
       let doneSent = false;
+      let moved: StageChange | null = null;
       try {
         const gen = this.runtime.run({
           run_id: runId,
@@ -212,6 +214,7 @@ export class ChatService implements OnApplicationBootstrap {
         let step = await gen.next();
         while (!step.done) {
           this.hub.publish(runId, step.value.event, step.value.data);
+          if (input.advance && !moved) moved = advanceStageChange(project, step.value);
           if (step.value.event === 'done') doneSent = true;
           step = await gen.next();
         }
@@ -238,7 +241,7 @@ export class ChatService implements OnApplicationBootstrap {
         }
       }
       const result = r;
-      const stored = await this.hub.complete(runId, (events) => this.record(runId, project, result, events), {
+      const stored = await this.hub.complete(runId, (events) => this.record(runId, project, result, events, moved), {
         waitMs: this.config.runRecordWaitMs,
         notStored: OUTCOME_NOT_STORED,
       });
@@ -257,12 +260,20 @@ export class ChatService implements OnApplicationBootstrap {
    * The write applies once: it only touches a run still `running`, so a background retry after a
    * write that did land (its answer lost with the connection) adds no second ending to the events.
    */
-  private async record(runId: string, project: Project | null, r: TurnResult, events: HubEvent[]) {
-    // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply)
+  private async record(
+    runId: string,
+    project: Project | null,
+    r: TurnResult,
+    events: HubEvent[],
+    sc: StageChange | null,
+  ) {
+    // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply);
+    // an Advance's user entry (stored even without a message) records the stage move
     const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0 || r.state !== 'done');
     const lastSeq = events.length ? events[events.length - 1].seq : 0;
     await this.ds.query(
       `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 AND state = 'running' RETURNING id),
+            sc AS (UPDATE messages SET stage_change = $16 FROM u WHERE $16::jsonb IS NOT NULL AND messages.run_id = u.id AND messages.role = 'user'),
             ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING)
        INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error)
        SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5 FROM u WHERE $11
@@ -285,6 +296,7 @@ export class ChatService implements OnApplicationBootstrap {
         JSON.stringify(events.map((e) => (e.event === 'done' ? { ...e, data: withoutReply(e.data) } : e))),
         r.reply_node_key ?? r.node_key,
         MESSAGE_STATE[r.state],
+        sc ? JSON.stringify(sc) : null,
       ],
     );
   }
@@ -333,6 +345,7 @@ export class ChatService implements OnApplicationBootstrap {
         tool_calls: m.tool_calls,
         state: m.state,
         error: m.error,
+        stage_change: m.stage_change,
         created_at: m.created_at,
       })),
       next_before: rows.length === take ? rows[0].id : null,

@@ -6,6 +6,7 @@ import { Runs1732300000003 } from './1732300000003-runs';
 import { MessageState1732300000010 } from './1732300000010-message-state';
 import { OneTurnPerProject1732300000020 } from './1732300000020-one-turn-per-project';
 import { RunInspection1732300000030 } from './1732300000030-run-inspection';
+import { HistoryStageChange1732300000070 } from './1732300000070-history-stage-change';
 
 export const MIGRATIONS = [
   Auth1732300000000,
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   MessageState1732300000010,
   OneTurnPerProject1732300000020,
   RunInspection1732300000030,
+  HistoryStageChange1732300000070,
 ];
