@@ -78,7 +78,7 @@ export function EditorToolbar({
         <Link to="/studio/workflows" className="btn-link small" aria-label="Back to workflows">
           ← Back
         </Link>
-        <h1>
+        <h1 title={workflow.name} data-testid="editor-title">
           {workflow.name} {readOnly && <SystemBadge />}
         </h1>
         <Badge kind="info">{workflow.domain}</Badge>
