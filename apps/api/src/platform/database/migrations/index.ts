@@ -7,6 +7,7 @@ import { MessageState1732300000010 } from './1732300000010-message-state';
 import { OneTurnPerProject1732300000020 } from './1732300000020-one-turn-per-project';
 import { RunInspection1732300000030 } from './1732300000030-run-inspection';
 import { HistoryStageChange1732300000070 } from './1732300000070-history-stage-change';
+import { WorkflowVersions1732300000071 } from './1732300000071-workflow-versions';
 
 export const MIGRATIONS = [
   Auth1732300000000,
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   OneTurnPerProject1732300000020,
   RunInspection1732300000030,
   HistoryStageChange1732300000070,
+  WorkflowVersions1732300000071,
 ];

@@ -203,6 +203,7 @@ export function WorkflowEditor({
         warningCount={warningCount}
         showProblems={showProblems}
         onToggleProblems={() => setShowProblems((v) => !v)}
+        onRestored={onReload}
         canUndo={hist.past.length > 0}
         canRedo={hist.future.length > 0}
         onUndo={edits.doUndo}
