@@ -36,6 +36,8 @@ import { useEditorShortcuts, useLeaveGuard } from '../hooks/use-editor-shortcuts
 import { useGraphSave } from '../hooks/use-graph-save';
 import { useNodePlacement } from '../hooks/use-node-placement';
 import { usePanel } from '../hooks/use-panel';
+import { useQuickAdd } from '../hooks/use-quick-add';
+import { QuickAdd, QuickAddControls } from './quick-add';
 import { EditorBanners } from './editor-banners';
 import { EditorToolbar } from './editor-toolbar';
 import { edgeTypes, nodeTypes } from './flow-nodes';
@@ -156,6 +158,21 @@ export function WorkflowEditor({
     setNotice,
   });
 
+  const quick = useQuickAdd({
+    readOnly,
+    agents,
+    newStage,
+    rf,
+    histRef,
+    selectedRef,
+    canvasRef,
+    setHist,
+    setSelected,
+    setNotice,
+  });
+  const single = selected.size === 1 ? [...selected][0] : null;
+  const singleEdge = single !== null && draft.edges.some((e) => e.id === single);
+
   const focusElement = useCallback(
     (uid: string) => {
       const n = histRef.current.draft.nodes.find((x) => x.uid === uid);
@@ -246,6 +263,20 @@ export function WorkflowEditor({
           {showProblems && (
             <ProblemsPopover entries={problemEntries} onClose={() => setShowProblems(false)} onFocus={focusElement} />
           )}
+          {quick.mode && (
+            <QuickAdd
+              title={
+                quick.mode.kind === 'connect' ? 'Connect to…' : quick.mode.edge ? 'Insert on the edge' : 'Add a node'
+              }
+              placeholder={quick.mode.kind === 'connect' ? 'Search nodes…' : 'Search agents, gate, branch…'}
+              options={quick.options}
+              onPick={quick.pick}
+              onClose={quick.close}
+            />
+          )}
+          <div className="sr-only" role="status" aria-live="polite" data-testid="canvas-announcer">
+            {quick.announcement}
+          </div>
           <div className="canvas" ref={canvasRef} onDragOver={onDragOver} onDrop={onDrop} data-testid="canvas">
             <ReactFlow<FlowNode, FlowEdge>
               nodes={nodes}
@@ -281,6 +312,14 @@ export function WorkflowEditor({
               <Background gap={20} size={1} />
               <StageLanesLayer lanes={lanes} />
               <Controls showInteractive={false} />
+              {!readOnly && (
+                <QuickAddControls
+                  selected={single}
+                  isEdge={singleEdge}
+                  onAdd={quick.openAdd}
+                  onConnect={quick.openConnect}
+                />
+              )}
               {mapOpen && (
                 <MiniMap
                   pannable
