@@ -7,7 +7,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
-import { DomainError } from '../../platform/errors/domain-error';
 import { referenced } from '../../platform/errors/referenced';
 import { OwnedRecords, visibleSql } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';

@@ -59,7 +59,7 @@ export function QuickAdd({
         }}
         onKeyDown={onKeyDown}
         onBlur={(e) => {
-          if (!e.currentTarget.parentElement?.contains(e.relatedTarget as Node | null)) onClose();
+          if (!e.currentTarget.parentElement?.contains(e.relatedTarget)) onClose();
         }}
         placeholder={placeholder}
         role="combobox"

@@ -161,6 +161,7 @@ export function WorkflowEditor({
   const quick = useQuickAdd({
     readOnly,
     agents,
+    nodes: draft.nodes,
     newStage,
     rf,
     histRef,

@@ -15,6 +15,7 @@ import {
   NODE_W,
   START_ID,
   type DraftHistory,
+  type DraftNode,
   type NewNode,
   type XY,
 } from '../graph-draft';
@@ -29,6 +30,7 @@ function isTextTarget(t: EventTarget | null): boolean {
 export function useQuickAdd({
   readOnly,
   agents,
+  nodes,
   newStage,
   rf,
   histRef,
@@ -40,6 +42,8 @@ export function useQuickAdd({
 }: {
   readOnly: boolean;
   agents: readonly Agent[];
+  /** the draft's nodes (the ones "Connect to…" offers) */
+  nodes: readonly DraftNode[];
   newStage: string | null;
   /** to find the canvas centre in flow coordinates (where a node goes when nothing is selected) */
   rf: { screenToFlowPosition: (p: XY) => XY };
@@ -104,9 +108,8 @@ export function useQuickAdd({
   const labels = useMemo(() => agentLabels(agents), [agents]);
   const options: QuickOption[] = useMemo(() => {
     if (!mode) return [];
-    const d = histRef.current.draft;
     if (mode.kind === 'connect')
-      return d.nodes
+      return nodes
         .filter((n) => n.uid !== mode.from)
         .map((n) => ({
           key: n.uid,
@@ -119,7 +122,7 @@ export function useQuickAdd({
       { key: 'gate', label: 'Gate', hint: 'waits for a person’s approval' },
       { key: 'branch', label: 'Branch', hint: 'takes the first edge whose condition holds' },
     ];
-  }, [agents, histRef, labels, mode]);
+  }, [agents, nodes, labels, mode]);
 
   const pick = useCallback(
     (key: string) => {
