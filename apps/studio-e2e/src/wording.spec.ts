@@ -15,6 +15,19 @@ test('graph problems name what to do, not fields', async ({ page, consoleErrors 
   const list = page.getByTestId('problems-list');
   await expect(list).toContainText('Choose the agent this node runs.');
   expect(await list.textContent()).not.toMatch(FIELD_NAMES);
+
+  // an edge's problem is named by its ends and, clicked, selects that edge
+  await page.getByRole('button', { name: 'Close problems' }).click();
+  await page.locator('.react-flow__edge[aria-label="Edge from discover to discover-gate"]').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('prop-condition').fill('reply ==');
+  await page.locator('.react-flow__node', { hasText: 'PDLC Discovery Analyst' }).click();
+  await expect(page.getByTestId('edge-properties')).toHaveCount(0);
+  await page.getByTestId('problems-toggle').click();
+  const row = list.locator('li', { hasText: 'discover → discover-gate' });
+  await expect(row).toContainText('Condition:');
+  await row.getByRole('button').click();
+  await expect(page.getByTestId('prop-condition')).toHaveValue('reply ==');
   expect(consoleErrors).toEqual([]);
 });
 

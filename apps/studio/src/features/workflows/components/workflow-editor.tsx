@@ -176,10 +176,16 @@ export function WorkflowEditor({
 
   const focusElement = useCallback(
     (uid: string) => {
-      const n = histRef.current.draft.nodes.find((x) => x.uid === uid);
-      if (!n) return;
+      // a node, or an edge (centred between its ends)
+      const d = histRef.current.draft;
+      const e = d.edges.find((x) => x.id === uid);
+      const ends = (e ? [e.source, e.target] : [uid]).map((id) =>
+        id === START_ID ? { position_x: d.start.x, position_y: d.start.y } : d.nodes.find((x) => x.uid === id),
+      );
+      if (ends.some((p) => !p)) return;
+      const at = (k: 'position_x' | 'position_y') => ends.reduce((s, p) => s + p![k], 0) / ends.length;
       setSelected(new Set([uid]));
-      void rf.setCenter(n.position_x + NODE_W / 2, n.position_y + NODE_H / 2, {
+      void rf.setCenter(at('position_x') + NODE_W / 2, at('position_y') + NODE_H / 2, {
         zoom: Math.max(rf.getZoom(), 0.9),
         duration: 300,
       });
