@@ -58,9 +58,9 @@ describe('agents', () => {
     expectStatus(saved, 200);
     const del = await a.delete(`${API}/${ag.body.id}`);
     expectStatus(del, 409);
-    assert.equal(
-      del.body.detail,
-      `Agent ${ag.body.id} is used by workflows: My pack (${wf.body.id}) node draft, My pack (${wf.body.id}) node polish.`,
+    // named for a person: the agent, its nodes and their workflow by name, never by id
+    expect(del.body.detail).toBe(
+      `The agent "${ag.body.name}" is used by the nodes "draft" of "My pack" and "polish" of "My pack": remove those nodes, or give them another agent, first.`,
     );
     expectStatus(await a.get(`${API}/${ag.body.id}`), 200, 'still there');
     expectStatus(await a.put(`/studio/api/workflows/${wf.body.id}/graph`, { nodes: [], edges: [] }), 200);

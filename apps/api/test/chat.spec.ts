@@ -261,6 +261,26 @@ describe('chat and stream', () => {
     assert.equal(next.body.stage, 'design');
   });
 
+  test('a gate approval (Advance) leaves a history entry naming the move and the gate it approved', async () => {
+    await bind(a, 'approved', packId);
+    fake.enqueue({ text: 'discovered' });
+    await stream('message=start&project_slug=approved');
+    await stream('message=&advance=1&project_slug=approved');
+    const { messages } = (await a.get('/agent/history/approved')).body;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(messages[2]).toMatchObject({
+      role: 'user',
+      content: '',
+      stage: 'discover',
+      stage_change: { from: 'discover', to: 'design', gate: 'gate1' },
+    });
+    expect(messages[0].stage_change).toBeNull();
+    // an Advance with no gate pending records the move without one
+    await stream('message=&advance=1&project_slug=approved');
+    const again = (await a.get('/agent/history/approved')).body.messages;
+    expect(again.at(-1).stage_change).toEqual({ from: 'design', to: 'develop', gate: null });
+  });
+
   test('advance at the last stage: 409 for chat, an error event for the stream', async () => {
     await bind(a, 'last', packId, 'iterate');
     const r = await a.post('/agent/chat', { message: '', project_slug: 'last', advance: true });

@@ -99,15 +99,17 @@ describe('models', () => {
     expectStatus(r, 201);
     const del = await a.delete(`${API}/${m.body.id}`);
     expectStatus(del, 409);
-    assert.equal(
-      del.body.detail,
-      `Model ${m.body.id} is used by agents: Writer (${w.body.id}), Reviewer (${r.body.id}).`,
+    // named for a person: the model and the agents by name, never by id
+    expect(del.body.detail).toBe(
+      'The model "Shared" is used by the agents "Writer" and "Reviewer": choose another model for them, or delete them, first.',
     );
     assert.equal((await a.get(`${API}/${m.body.id}`)).status, 200, 'still there');
     expectStatus(await a.delete(`/studio/api/agents/${w.body.id}`), 204);
     const still = await a.delete(`${API}/${m.body.id}`);
     expectStatus(still, 409);
-    assert.equal(still.body.detail, `Model ${m.body.id} is used by agents: Reviewer (${r.body.id}).`);
+    expect(still.body.detail).toBe(
+      'The model "Shared" is used by the agent "Reviewer": choose another model for them, or delete them, first.',
+    );
     expectStatus(await a.put(`/studio/api/agents/${r.body.id}`, { model_id: null }), 200);
     expectStatus(await a.delete(`${API}/${m.body.id}`), 204);
   });

@@ -1,7 +1,8 @@
 /**
  * The run page and a turn in flight (issue 13 item 1): a reload mid-turn re-attaches to the live run
  * (its events replayed with last_event_id, then followed live), shows Stop instead of Send, and Stop
- * still cancels it. A server of its own whose model is the repo's fake LLM, streaming slowly.
+ * still cancels it; after Stop the prompt shows once and history keeps the stopped reply. A server of
+ * its own whose model is the repo's fake LLM, streaming slowly.
  */
 import type { Page } from '@playwright/test';
 import { pdlcProject } from './support/api';
@@ -86,5 +87,29 @@ test('a second tab on the same project follows the running turn instead of offer
   await page.getByTestId('chat-stop').click();
   // the other tab sees the run end (its replayed stream closes) and offers Send again
   await expect(other.getByTestId('chat-send')).toBeVisible({ timeout: 20_000 });
+  expect(consoleErrors).toEqual([]);
+});
+
+test('after Stop the prompt shows once and history keeps the partial reply, marked stopped', async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
+  await openProject(page, 'stopped-once');
+  const prompt = 'Stop me half way';
+  await page.getByTestId('chat-input').fill(prompt);
+  await page.getByTestId('chat-send').click();
+  await expect(page.getByTestId('assistant-text').first()).toBeVisible();
+  await page.getByTestId('chat-stop').click();
+  // the stopped turn ends in history (partial reply kept, marked), and the live copy is gone
+  const stopped = page.locator('[data-testid="chat-message"][data-role="assistant"][data-state="stopped"]');
+  await expect(stopped).toBeVisible();
+  await expect(stopped.locator('.badge')).toHaveText('stopped');
+  await expect(stopped.locator('.msg-bubble')).not.toBeEmpty();
+  await expect(page.getByTestId('chat-message').filter({ hasText: prompt })).toHaveCount(1);
+  await expect(page.getByTestId('assistant-text')).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('stopped-turn-in-history.png') });
+  await page.reload();
+  await expect(stopped).toBeVisible();
+  await expect(page.getByTestId('chat-message').filter({ hasText: prompt })).toHaveCount(1);
   expect(consoleErrors).toEqual([]);
 });

@@ -9,7 +9,7 @@ import { expect, test } from './support/fixtures';
 test('the approval and the usage stay after the turn; going back a stage is confirmed first', async ({
   page,
   consoleErrors,
-}) => {
+}, testInfo) => {
   const stage = async () => (await (await page.request.get('/agent/workflows/stages')).json()).stage;
   const packId = await pdlcProject(page.request, 'stages');
   await page.goto(`/studio/workflows/${packId}/run?project=stages`);
@@ -17,12 +17,23 @@ test('the approval and the usage stay after the turn; going back a stage is conf
   await page.getByTestId('chat-send').click();
   await page.getByTestId('gate-approve').click();
   await expect(page.getByTestId('stage-design')).toHaveAttribute('data-state', 'current');
-  // after the turn (history refetched, its messages no longer live) the approval and the usage remain
+  // after the turn (history refetched, its messages no longer live) the approval is history's own entry,
+  // naming the gate, once (not again in the live turn), and the usage remains
+  const approval = page.getByTestId('stage-change-entry');
+  await expect(approval).toHaveText(/Approved the gate discover-gate: moved from discover to design/);
   const turn = page.locator('[data-testid="live-turn"][data-status="done"]');
   await expect(turn).toBeVisible();
   await expect(page.locator('[data-testid="live-turn"] [data-testid="assistant-text"]')).toHaveCount(0);
-  await expect(turn.getByTestId('activity').filter({ hasText: 'Stage discover → design' })).toBeVisible();
+  await expect(turn.getByTestId('activity').filter({ hasText: 'Stage discover → design' })).toHaveCount(0);
   await expect(turn.locator('.msg-meta')).toHaveText(/\d+ in · \d+ out tokens/);
+  await page.screenshot({ path: testInfo.outputPath('gate-approval-in-history.png') });
+  // it is stored: a reload shows it again, after the discovery reply
+  await page.reload();
+  await expect(approval).toHaveCount(1);
+  await expect(page.locator('[data-testid="chat-log"] > *').last()).toHaveAttribute(
+    'data-testid',
+    'stage-change-entry',
+  );
 
   // back to discover: asked first; Cancel keeps design
   await page.getByTestId('stage-discover').click();

@@ -448,6 +448,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/studio/api/workflows/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** WorkflowVersions: list */
+        get: operations["WorkflowVersions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** WorkflowVersions: get */
+        get: operations["WorkflowVersions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** WorkflowVersions: restore */
+        post: operations["WorkflowVersions_restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/studio/api/projects": {
         parameters: {
             query?: never;
@@ -1254,6 +1305,42 @@ export interface components {
             name?: string;
             slug?: string;
         };
+        VersionSummaryView: {
+            version: number;
+            /**
+             * Format: date-time
+             * @description when this version was saved (or first kept)
+             */
+            saved_at: string;
+            node_count: number;
+            edge_count: number;
+            /** @description the workflow’s current version */
+            current: boolean;
+        };
+        VersionListView: {
+            /** @description newest first */
+            versions: components["schemas"]["VersionSummaryView"][];
+            /** @description pass as `before` for the next page */
+            next_before: number | null;
+        };
+        VersionView: {
+            version: number;
+            /**
+             * Format: date-time
+             * @description when this version was saved (or first kept)
+             */
+            saved_at: string;
+            node_count: number;
+            edge_count: number;
+            /** @description the workflow’s current version */
+            current: boolean;
+            nodes: components["schemas"]["GraphNodeView"][];
+            edges: components["schemas"]["GraphEdgeView"][];
+        };
+        RestoreVersionDto: {
+            /** @description the version the editor has loaded: when the graph was saved since, `409 graph.stale_version` */
+            version?: number;
+        };
         AwaitingGateView: {
             node_key: string;
             stage: string;
@@ -1549,6 +1636,12 @@ export interface components {
             code: string;
             message: string;
         };
+        StageChangeView: {
+            from: string;
+            to: string;
+            /** @description the gate node approved; null when none was pending */
+            gate: string | null;
+        };
         HistoryMessageView: {
             id: number;
             run_id: string | null;
@@ -1566,6 +1659,8 @@ export interface components {
             state: "done" | "stopped" | "failed" | "interrupted";
             /** @description why a failed (or stopped, interrupted) turn ended */
             error: components["schemas"]["TurnErrorView"] | null;
+            /** @description on the user entry of an Advance (a gate approval): the stage move it made; its `content` is empty when the Advance came without a message */
+            stage_change: components["schemas"]["StageChangeView"] | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -3504,6 +3599,148 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PackDocumentView"];
                 };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WorkflowVersions_list: {
+        parameters: {
+            query?: {
+                /** @description a version number: list the versions before it */
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionListView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WorkflowVersions_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WorkflowVersions_restore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreVersionDto"];
+            };
+        };
+        responses: {
+            /** @description the restored graph, saved as a new version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedGraphView"];
+                };
+            };
+            /** @description the old graph no longer fits the workflow (a stage or an agent is gone) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description graph.stale_version: the graph was saved since `version` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Client error (problem+json) */
             "4XX": {

@@ -49,6 +49,16 @@ export const router = createBrowserRouter([
       { path: 'mcp-servers', element: <McpServersPage /> },
       { path: 'workflows', element: <WorkflowsPage /> },
       {
+        path: 'tokens',
+        lazy: () => import('../features/account/components/tokens-page').then((m) => ({ Component: m.TokensPage })),
+        hydrateFallbackElement: pageFallback,
+      },
+      {
+        path: 'users',
+        lazy: () => import('../features/account/components/users-page').then((m) => ({ Component: m.UsersPage })),
+        hydrateFallbackElement: pageFallback,
+      },
+      {
         path: 'workflows/:id',
         lazy: () =>
           import('../features/workflows/components/workflow-editor-page').then((m) => ({

@@ -12,6 +12,8 @@ const NAV = [
   { to: '/studio/agents', label: 'Agents', icon: 'agent' },
   { to: '/studio/mcp-servers', label: 'MCP servers', icon: 'tool' },
   { to: '/studio/workflows', label: 'Workflows', icon: 'workflow' },
+  { to: '/studio/tokens', label: 'Access tokens', icon: 'lock', testId: 'tokens' },
+  { to: '/studio/users', label: 'Users', icon: 'agent', admin: true },
 ];
 
 export function Shell() {
@@ -56,14 +58,14 @@ export function Shell() {
           {collapsed ? '»' : '«'}
         </button>
         <ul className="nav-list">
-          {NAV.map((n) => (
+          {NAV.filter((n) => !('admin' in n) || me.data?.is_admin).map((n) => (
             <li key={n.to}>
               <NavLink
                 to={n.to}
                 title={n.label}
                 end={n.end}
                 className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}
-                data-testid={`nav-${n.label.toLowerCase()}`}
+                data-testid={`nav-${'testId' in n ? n.testId : n.label.toLowerCase()}`}
               >
                 <Icon name={n.icon} className="nav-icon" />
                 <span className="nav-label">{n.label}</span>

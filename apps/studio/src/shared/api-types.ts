@@ -31,6 +31,9 @@ export interface StudioRecord {
 // ---------- auth (§2) ----------
 
 export type User = Schema<'UserView'>;
+export type UserRecord = Schema<'UserRecordView'>;
+export type AccessToken = Schema<'TokenView'>;
+export type CreatedAccessToken = Schema<'CreatedTokenView'>;
 
 /** GET /auth/setup: whether the server still has no user (first run). */
 export type SetupState = Schema<'SetupStateView'>;
@@ -118,6 +121,9 @@ export interface WorkflowInput {
 }
 
 /** GET …/graph; a save also returns non-blocking `warnings` (docs/API.md) */
+export type VersionSummary = Schema<'VersionSummaryView'>;
+export type VersionList = Schema<'VersionListView'>;
+export type WorkflowVersion = Schema<'VersionView'>;
 export type WorkflowGraph = Schema<'GraphView'> & Partial<Pick<Schema<'SavedGraphView'>, 'warnings'>>;
 
 export interface SaveGraphInput {

@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
-import { DomainError } from '../../platform/errors/domain-error';
+import { referenced } from '../../platform/errors/referenced';
 import { OwnedRecords, visibleSql } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
 import { Model } from '../models/model.entity';
@@ -115,7 +115,7 @@ export class AgentsService {
   /** 409 naming the workflow nodes that use the agent; the check and the delete are one transaction. */
   async remove(user: AuthUser, id: number): Promise<void> {
     await this.ds.transaction(async (m) => {
-      await this.records.findWritable(user, id, m);
+      const agent = await this.records.findWritable(user, id, m);
       // Lock the row first: a graph saved concurrently either commits first (and is seen below) or
       // waits for this transaction and then fails its foreign key.
       await this.records.visible(user, 'r', m).andWhere('r.id = :id', { id }).setLock('pessimistic_write').getOne();
@@ -125,12 +125,14 @@ export class AgentsService {
           WHERE n.agent_id = $1 ORDER BY w.id, n.ord LIMIT ${MAX_NAMED_REFERRERS}`,
         [id],
       );
-      if (uses.length) {
-        const total = Number(uses[0].total);
-        const more = total > uses.length ? ` and ${total - uses.length} more` : '';
-        const list = uses.map((u) => `${u.name} (${u.id}) node ${u.node_key}`).join(', ');
-        throw new DomainError('record.referenced', `Agent ${id} is used by workflows: ${list}${more}.`);
-      }
+      if (uses.length)
+        throw referenced(
+          `The agent "${agent.name}"`,
+          { one: 'node', many: 'nodes' },
+          uses.map((u) => `${u.node_key}" of "${u.name}`),
+          Number(uses[0].total),
+          'remove those nodes, or give them another agent, first',
+        );
       await this.records.repository(m).delete({ id });
     });
   }

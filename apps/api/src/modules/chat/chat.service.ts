@@ -23,7 +23,8 @@ import type { AwaitingGate, PackSnapshot, TurnPorts, TurnResult } from '../runti
 import type { Step } from '../runtime/step-log';
 import { TurnTelemetry } from '../telemetry/turn-telemetry';
 import { WorkflowsService } from '../workflows/workflows.service';
-import { type MessageState } from './message.entity';
+import { type MessageState, type StageChange } from './message.entity';
+import { advanceStageChange } from './stage-change';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { RunAdmission } from './run-admission';
 import { RunHub, type HubEvent } from './run-hub';
@@ -135,7 +136,7 @@ export class ChatService {
       (m) =>
         m.query(
           `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input) VALUES ($1, $2, $3, $4, $5, 'running', $6, $8) RETURNING id),
-            um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '')
+            um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '' OR $9)
        SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
           [
             runId,
@@ -152,6 +153,8 @@ export class ChatService {
               advance: !!input.advance,
               node_key: input.node_key ?? null,
             }),
+            // an Advance's user entry is stored even without a message: it records the stage move
+            !!input.advance,
           ],
         ),
     );
@@ -264,6 +267,7 @@ export class ChatService {
     const run = async (): Promise<TurnResult> => {
       let r: TurnResult;
       let doneSent = false;
+      let moved: StageChange | null = null;
       try {
         // observed for metrics and traces (modules/telemetry): events and result pass through unchanged
         const gen = this.telemetry.run((req) => this.runtime.run(req), {
@@ -283,6 +287,7 @@ export class ChatService {
         let step = await gen.next();
         while (!step.done) {
           this.hub.publish(runId, step.value.event, step.value.data);
+          if (input.advance && !moved) moved = advanceStageChange(project, step.value);
           if (step.value.event === 'done') doneSent = true;
           step = await gen.next();
         }
@@ -309,7 +314,7 @@ export class ChatService {
         }
       }
       const result = r;
-      const stored = await this.hub.complete(runId, (events) => this.record(runId, project, result, events), {
+      const stored = await this.hub.complete(runId, (events) => this.record(runId, project, result, events, moved), {
         waitMs: this.config.runRecordWaitMs,
         notStored: OUTCOME_NOT_STORED,
       });
@@ -328,12 +333,20 @@ export class ChatService {
    * The write applies once: it only touches a run still `running`, so a background retry after a
    * write that did land (its answer lost with the connection) adds no second ending to the events.
    */
-  private async record(runId: string, project: Project | null, r: TurnResult, events: HubEvent[]) {
-    // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply)
+  private async record(
+    runId: string,
+    project: Project | null,
+    r: TurnResult,
+    events: HubEvent[],
+    sc: StageChange | null,
+  ) {
+    // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply);
+    // an Advance's user entry (stored even without a message) records the stage move
     const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0 || r.state !== 'done');
     const lastSeq = events.length ? events[events.length - 1].seq : 0;
     await this.ds.query(
       `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 AND state = 'running' RETURNING id),
+            sc AS (UPDATE messages SET stage_change = $16 FROM u WHERE $16::jsonb IS NOT NULL AND messages.run_id = u.id AND messages.role = 'user'),
             ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING),
             -- checkpoints are compacted when the run ends, unless it can still be resumed (docs/decisions/runtime.md)
             cp AS (DELETE FROM run_checkpoints c USING u WHERE c.run_id = u.id AND $2 <> 'interrupted')
@@ -358,6 +371,7 @@ export class ChatService {
         JSON.stringify(events.map((e) => (e.event === 'done' ? { ...e, data: withoutReply(e.data) } : e))),
         r.reply_node_key ?? r.node_key,
         MESSAGE_STATE[r.state],
+        sc ? JSON.stringify(sc) : null,
       ],
     );
   }

@@ -33,6 +33,7 @@ export class HistoryService {
         tool_calls: m.tool_calls,
         state: m.state,
         error: m.error,
+        stage_change: m.stage_change,
         created_at: m.created_at,
       })),
       next_before: rows.length === take ? rows[0].id : null,

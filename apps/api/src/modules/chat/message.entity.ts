@@ -2,6 +2,13 @@ import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedCo
 import { Project } from '../projects/project.entity';
 import { Run } from './run.entity';
 
+/** A stage move asked for by the user: from, to, and the gate it approved (null when none was pending). */
+export interface StageChange {
+  from: string;
+  to: string;
+  gate: string | null;
+}
+
 export type MessageState = 'done' | 'stopped' | 'failed' | 'interrupted';
 
 /** A project's chat history: user and assistant messages, with the assistant's tool calls. */
@@ -26,5 +33,7 @@ export class Message {
   /** how the assistant's turn ended; always `done` for a user message */
   @Column({ type: 'varchar', length: 16, default: 'done' }) state: MessageState;
   @Column({ type: 'jsonb', nullable: true }) error: { code: string; message: string } | null;
+  /** set on the user's entry of a turn that moved the project (Advance, a gate approval) */
+  @Column({ type: 'jsonb', nullable: true }) stage_change: StageChange | null;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
 }

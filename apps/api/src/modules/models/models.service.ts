@@ -10,6 +10,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { SecretBox } from '../../platform/crypto/secret-box';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
+import { AGENTS, referenced } from '../../platform/errors/referenced';
 import { assertUrlAllowed, HostPolicyError } from '../../platform/net/host-policy';
 import { OwnedRecords } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
@@ -102,16 +103,18 @@ export class ModelsService {
   /** 409 naming the agents that use the model; the check and the delete are one transaction. */
   async remove(user: AuthUser, id: number): Promise<void> {
     await this.ds.transaction(async (m) => {
-      await this.lockWritable(user, id, m);
+      const model = await this.lockWritable(user, id, m);
       const users: Array<{ id: number; name: string; total: string | number }> = await m.query(
         `SELECT id, name, count(*) OVER () AS total FROM agents WHERE model_id = $1 ORDER BY id LIMIT ${MAX_NAMED_REFERRERS}`,
         [id],
       );
       if (users.length)
         throw referenced(
-          `Model ${id} is used by agents`,
-          users.map((a) => `${a.name} (${a.id})`),
+          `The model "${model.label}"`,
+          AGENTS,
+          users.map((a) => a.name),
           Number(users[0].total),
+          'choose another model for them, or delete them, first',
         );
       await this.records.repository(m).delete({ id });
     });
@@ -173,9 +176,3 @@ export class ModelsService {
 }
 
 const blankToNull = (s: string | null | undefined) => (s == null || s.trim() === '' ? null : s.trim());
-
-/** A 409 whose detail names the referrers: "Model 3 is used by agents: Writer (5), Reviewer (7)." */
-function referenced(what: string, names: string[], total: number): DomainError {
-  const more = total > names.length ? ` and ${total - names.length} more` : '';
-  return new DomainError('record.referenced', `${what}: ${names.join(', ')}${more}.`);
-}

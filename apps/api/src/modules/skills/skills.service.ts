@@ -7,6 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError } from '../../platform/errors/domain-error';
+import { AGENTS, referenced } from '../../platform/errors/referenced';
 import { OwnedRecords } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
 import type { CreateSkillDto, UpdateSkillDto } from './dto/skill.dto';
@@ -63,18 +64,19 @@ export class SkillsService {
   /** 409 naming the agents that use the skill; the check and the delete are one transaction. */
   async remove(user: AuthUser, id: number): Promise<void> {
     await this.ds.transaction(async (m) => {
-      await this.lockWritable(user, id, m);
+      const skill = await this.lockWritable(user, id, m);
       const users: Array<{ id: number; name: string; total: string | number }> = await m.query(
         `SELECT id, name, count(*) OVER () AS total FROM agents WHERE $1 = ANY(skill_ids) ORDER BY id LIMIT ${MAX_NAMED_REFERRERS}`,
         [id],
       );
-      if (users.length) {
-        const more = Number(users[0].total) > users.length ? ` and ${Number(users[0].total) - users.length} more` : '';
-        throw new DomainError(
-          'record.referenced',
-          `Skill ${id} is used by agents: ${users.map((a) => `${a.name} (${a.id})`).join(', ')}${more}.`,
+      if (users.length)
+        throw referenced(
+          `The skill "${skill.name}"`,
+          AGENTS,
+          users.map((a) => a.name),
+          Number(users[0].total),
+          'remove it from them, or delete them, first',
         );
-      }
       await this.records.repository(m).delete({ id });
     });
   }

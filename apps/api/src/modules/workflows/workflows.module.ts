@@ -9,15 +9,20 @@ import { PdlcSeedService } from './pdlc-seed.service';
 import { WorkflowEdge } from './workflow-edge.entity';
 import { WorkflowNode } from './workflow-node.entity';
 import { WorkflowTransferService } from './workflow-transfer.service';
+import { WorkflowVersion } from './workflow-version.entity';
+import { WorkflowVersionsController } from './workflow-versions.controller';
+import { WorkflowVersionsService } from './workflow-versions.service';
 import { Workflow } from './workflow.entity';
 import { WorkflowsController } from './workflows.controller';
 import { WorkflowsService } from './workflows.service';
 
 @Module({
   // Agents, skills, models and projects are read here for references (visibility, export, delete checks).
-  imports: [TypeOrmModule.forFeature([Workflow, WorkflowNode, WorkflowEdge, Agent, Skill, Model, Project])],
-  controllers: [WorkflowsController],
-  providers: [WorkflowsService, WorkflowTransferService, PdlcSeedService],
+  imports: [
+    TypeOrmModule.forFeature([Workflow, WorkflowNode, WorkflowEdge, WorkflowVersion, Agent, Skill, Model, Project]),
+  ],
+  controllers: [WorkflowsController, WorkflowVersionsController],
+  providers: [WorkflowsService, WorkflowTransferService, WorkflowVersionsService, PdlcSeedService],
   exports: [TypeOrmModule, WorkflowsService],
 })
 export class WorkflowsModule {}

@@ -19,6 +19,7 @@ import type { UpdateWorkflowDto } from './dto/update-workflow.dto';
 import { isPlainObject, own, readSaveGraphBody } from './graph-body';
 import { loadGraph, replaceGraph, type StoredGraph } from './graph-store';
 import { WorkflowNode } from './workflow-node.entity';
+import { keepCurrentVersion, keepSavedVersion } from './workflow-versions';
 import { Workflow } from './workflow.entity';
 import { claimSlug, findVisible, lockWritable, toRecord, withSlugRetry, type WorkflowRecord } from './workflow-records';
 import { isDbId } from '../../platform/database/db-id';
@@ -202,9 +203,11 @@ export class WorkflowsService {
           `The graph changed since you loaded it: you sent version ${expected}, the current version is ${wf.version}. Reload the graph and apply your changes again.`,
         );
       }
+      await keepCurrentVersion(m, wf.id, wf.version);
       await replaceGraph(m, wf.id, result.graph);
       const version = wf.version + 1;
       await m.getRepository(Workflow).update({ id: wf.id }, { version });
+      await keepSavedVersion(m, wf.id, version, result.graph);
       return { nodes: result.graph.nodes, edges: result.graph.edges, version, warnings: result.warnings };
     });
   }

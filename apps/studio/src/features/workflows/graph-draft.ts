@@ -15,3 +15,4 @@ export * from './draft/stage-colors';
 export * from './draft/flow-elements';
 export * from './draft/canvas-geometry';
 export * from './draft/draft-clipboard';
+export * from './draft/draft-insert';

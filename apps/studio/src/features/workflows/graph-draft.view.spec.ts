@@ -77,8 +77,11 @@ describe('mapProblems', () => {
         { field: 'stages', message: 'stage "test" has no agent node' },
       ],
     );
-    assert.deepEqual(m.nodes.get(d.nodes[2].uid)!.errors, ['agent_id: agent 99 does not exist']);
-    assert.deepEqual(m.edges.get(d.edges[1].id)!.errors, ['condition: unexpected token']);
+    // in a person's words, not field names
+    assert.deepEqual(m.nodes.get(d.nodes[2].uid)!.errors, [
+      'Its agent no longer exists or is not visible to you: choose another.',
+    ]);
+    assert.deepEqual(m.edges.get(d.edges[1].id)!.errors, ['Condition: unexpected token']);
     assert.deepEqual(m.nodes.get(d.nodes[1].uid)!.warnings, ['not reachable']);
     assert.equal(m.general.length, 2);
     assert.equal(m.errorCount, 3);
@@ -141,7 +144,7 @@ describe('React Flow conversion', () => {
     const n = nodes[1];
     assert.equal(n.selected, true);
     assert.equal(n.draggable, false);
-    if (n.type === 'step') assert.deepEqual(n.data.errors, ['stage_label: bad']);
+    if (n.type === 'step') assert.deepEqual(n.data.errors, ['Stage: bad']);
     const edges = toFlowEdges(d, view({ problems }));
     assert.match(edges[0].className ?? '', /edge-error/);
   });
@@ -170,8 +173,8 @@ describe('mergeProblemMaps', () => {
       { field: 'nodes[1].stage_label', message: 'y' },
     ]);
     const m = mergeProblemMaps(client, server)!;
-    assert.deepEqual(m.nodes.get(d.nodes[0].uid)!.errors, ['agent_id: x']);
-    assert.deepEqual(m.nodes.get(d.nodes[1].uid)!.errors, ['stage_label: y']);
+    assert.deepEqual(m.nodes.get(d.nodes[0].uid)!.errors, ['Agent: x']);
+    assert.deepEqual(m.nodes.get(d.nodes[1].uid)!.errors, ['Stage: y']);
     assert.equal(m.errorCount, 2);
     assert.equal(m.warningCount, 1);
     assert.equal(mergeProblemMaps(null, server), server);

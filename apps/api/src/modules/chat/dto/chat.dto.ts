@@ -160,6 +160,13 @@ export class TurnErrorView {
   @ApiProperty() message: string;
 }
 
+class StageChangeView {
+  @ApiProperty() from: string;
+  @ApiProperty() to: string;
+  @ApiProperty({ type: String, nullable: true, description: 'the gate node approved; null when none was pending' })
+  gate: string | null;
+}
+
 export class HistoryMessageView {
   @ApiProperty() id: number;
   @ApiProperty({ type: String, nullable: true }) run_id: string | null;
@@ -181,6 +188,13 @@ export class HistoryMessageView {
     description: 'why a failed (or stopped, interrupted) turn ended',
   })
   error: TurnErrorView | null;
+  @ApiProperty({
+    type: StageChangeView,
+    nullable: true,
+    description:
+      'on the user entry of an Advance (a gate approval): the stage move it made; its `content` is empty when the Advance came without a message',
+  })
+  stage_change: StageChangeView | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 

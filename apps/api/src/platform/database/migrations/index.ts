@@ -8,6 +8,8 @@ import { OneTurnPerProject1732300000020 } from './1732300000020-one-turn-per-pro
 import { RunInspection1732300000030 } from './1732300000030-run-inspection';
 import { DurableRuns1732300000040 } from './1732300000040-durable-runs';
 import { McpServers1732300000050 } from './1732300000050-mcp-servers';
+import { HistoryStageChange1732300000070 } from './1732300000070-history-stage-change';
+import { WorkflowVersions1732300000071 } from './1732300000071-workflow-versions';
 
 export const MIGRATIONS = [
   Auth1732300000000,
@@ -19,4 +21,6 @@ export const MIGRATIONS = [
   RunInspection1732300000030,
   DurableRuns1732300000040,
   McpServers1732300000050,
+  HistoryStageChange1732300000070,
+  WorkflowVersions1732300000071,
 ];

@@ -6,29 +6,63 @@ import { EmptyState, ErrorState, Spinner } from '../../../shared/components/stat
 import { Icon } from '../../../shared/components/icon';
 import { Markdown } from '../../../shared/components/markdown';
 import { formatTime } from '../../../shared/format';
-import type { Turn } from '../turn-transcript';
+import { turnSummary, type Turn } from '../turn-transcript';
 import { useHistory } from '../hooks/use-run-data';
 import { ToolCard } from '../../../shared/components/tool-card';
 
 const MAX_MESSAGE = 32 * 1024;
 
+/** A stage move the user asked for (Advance, a gate approval): a line of its own in the history. */
+function StageChangeEntry({ m }: { m: HistoryMessage }) {
+  const change = m.stage_change;
+  if (!change) return null;
+  return (
+    <div className="history-event" data-testid="stage-change-entry" role="note">
+      <Icon name="gate" size={14} />
+      <span>
+        {change.gate ? (
+          <>
+            Approved the gate <code>{change.gate}</code>: moved from{' '}
+          </>
+        ) : (
+          'Advanced from '
+        )}
+        <strong>{change.from}</strong> to <strong>{change.to}</strong>
+      </span>
+      <span className="msg-meta">{formatTime(m.created_at)}</span>
+    </div>
+  );
+}
+
+const ENDED: Partial<Record<string, { label: string; kind: 'warning' | 'error' }>> = {
+  stopped: { label: 'stopped', kind: 'warning' },
+  failed: { label: 'failed', kind: 'error' },
+  interrupted: { label: 'interrupted', kind: 'warning' },
+};
+
 function HistoryItem({ m }: { m: HistoryMessage }) {
   const tools = Array.isArray(m.tool_calls) ? m.tool_calls : [];
   if (m.role === 'user') {
+    if (m.stage_change && !m.content) return <StageChangeEntry m={m} />;
     return (
-      <div className="msg msg-user" data-testid="chat-message" data-role="user">
-        <div className="msg-bubble">{m.content || <em className="muted">(advanced the stage)</em>}</div>
-        <div className="msg-meta">
-          {m.stage && <span className="chip chip-small">{m.stage}</span>} {formatTime(m.created_at)}
+      <>
+        <div className="msg msg-user" data-testid="chat-message" data-role="user">
+          <div className="msg-bubble">{m.content || <em>(advanced the stage)</em>}</div>
+          <div className="msg-meta">
+            {m.stage && <span className="chip chip-small">{m.stage}</span>} {formatTime(m.created_at)}
+          </div>
         </div>
-      </div>
+        <StageChangeEntry m={m} />
+      </>
     );
   }
+  const ended = ENDED[m.state];
   return (
     <div
-      className={`msg msg-assistant${m.state === 'interrupted' ? ' msg-interrupted' : ''}`}
+      className={`msg msg-assistant${ended ? ` msg-${m.state}` : ''}`}
       data-testid="chat-message"
       data-role={m.role}
+      data-state={m.state}
     >
       {tools.length > 0 && (
         <div className="tool-list">
@@ -42,10 +76,15 @@ function HistoryItem({ m }: { m: HistoryMessage }) {
           <Markdown text={m.content} />
         </div>
       )}
+      {m.state !== 'done' && m.error && m.state !== 'stopped' && (
+        <p className="msg-error" data-testid="history-error">
+          {m.error.message}
+        </p>
+      )}
       <div className="msg-meta">
         {m.node_key && <code>{m.node_key}</code>} {m.stage && <span className="chip chip-small">{m.stage}</span>}{' '}
         {formatTime(m.created_at)}
-        {m.state === 'interrupted' && <span className="badge badge-warning">interrupted</span>}
+        {ended && <span className={`badge badge-${ended.kind}`}>{ended.label}</span>}
       </div>
     </div>
   );
@@ -148,6 +187,23 @@ function LiveTurn({
   );
 }
 
+/**
+ * The live turn minus what history already shows of its run, so nothing shows twice: the prompt once
+ * history holds it (after Stop, or a refetch mid-turn), the whole turn but its summary (errors, stage
+ * moves, usage) once history holds its reply or how it ended.
+ */
+function withoutStored(turn: Turn | null, messages: HistoryMessage[]): Turn | null {
+  if (!turn?.runId) return turn;
+  const stored = messages.filter((m) => m.run_id === turn.runId);
+  if (stored.some((m) => m.role === 'assistant')) return turn.status === 'running' ? turn : turnSummary(turn);
+  if (!stored.some((m) => m.role === 'user')) return turn;
+  // the stage move of an Advance is history's own entry now
+  const moved = stored.some((m) => m.stage_change);
+  const items = moved ? turn.items.filter((i) => !(i.kind === 'activity' && i.tone === 'stage')) : turn.items;
+  const rest = { ...turn, message: '', advance: false, items };
+  return rest.status !== 'running' && items.length === 0 && !rest.usage ? null : rest;
+}
+
 export function ChatPanel({
   projectSlug,
   turn,
@@ -176,6 +232,7 @@ export function ChatPanel({
     const pages = history.data?.pages ?? [];
     return [...pages].reverse().flatMap((p) => p.messages);
   }, [history.data]);
+  const shownTurn = useMemo(() => withoutStored(turn, messages), [turn, messages]);
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -230,14 +287,16 @@ export function ChatPanel({
           </div>
         ) : history.isError ? (
           <ErrorState error={history.error} onRetry={() => void history.refetch()} title="Could not load the history" />
-        ) : messages.length === 0 && !turn ? (
+        ) : messages.length === 0 && !shownTurn ? (
           <EmptyState title="No messages yet">
             Ask the stage's agent to do something, e.g. “Draft the product brief”.
           </EmptyState>
         ) : (
           messages.map((m) => <HistoryItem key={m.id} m={m} />)
         )}
-        {turn && <LiveTurn turn={turn} streaming={streaming} reconnecting={reconnecting} onDismiss={onDismiss} />}
+        {shownTurn && (
+          <LiveTurn turn={shownTurn} streaming={streaming} reconnecting={reconnecting} onDismiss={onDismiss} />
+        )}
       </div>
       <form className="composer" onSubmit={submit}>
         <textarea

@@ -7,6 +7,18 @@ import { useEventStream, type StreamEvent } from '../../../shared/use-event-stre
 import { runApi, runKeys, streamUrl, type StreamParams } from '../api/run-api';
 import { failTurn, newTurn, reduceTurn, stopTurn, turnSummary, type Turn } from '../turn-transcript';
 
+const ENDED_POLLS = 40;
+const ENDED_POLL_MS = 250;
+
+/** Resolves when the project's running turn is no longer `runId` (or after ~10 s, whatever happened). */
+async function waitUntilEnded(slug: string, runId: string): Promise<void> {
+  for (let i = 0; i < ENDED_POLLS; i++) {
+    const st = await runApi.state(slug).catch(() => null);
+    if (!st || st.running_run_id !== runId) return;
+    await new Promise((r) => setTimeout(r, ENDED_POLL_MS));
+  }
+}
+
 export function useTurnStream(projectSlug: string | null) {
   const qc = useQueryClient();
   const [turn, setTurn] = useState<Turn | null>(null);
@@ -141,9 +153,17 @@ export function useTurnStream(projectSlug: string | null) {
     const runId = runIdRef.current;
     stopStream();
     setTurn((t) => (t ? stopTurn(t) : t));
-    if (runId) void runApi.cancelRun(runId).catch(() => undefined);
     const slug = slugRef.current;
-    if (slug) void qc.invalidateQueries({ queryKey: runKeys.history(slug) });
+    if (!slug) return;
+    void qc.invalidateQueries({ queryKey: runKeys.history(slug) });
+    // once the stopped run is stored (its turn no longer the project's running one), history shows how it
+    // ended, partial reply included, and the chat panel drops the live copy (chat-panel.tsx, withoutStored)
+    if (runId)
+      void runApi
+        .cancelRun(runId)
+        .catch(() => undefined)
+        .then(() => waitUntilEnded(slug, runId))
+        .then(() => qc.invalidateQueries({ queryKey: runKeys.history(slug) }));
   }, [qc, stopStream]);
 
   const dismiss = useCallback(() => {

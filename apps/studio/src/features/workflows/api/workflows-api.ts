@@ -8,8 +8,10 @@ import type {
   WorkflowDetail,
   WorkflowGraph,
   WorkflowInput,
+  VersionList,
+  WorkflowVersion,
 } from '../../../shared/api-types';
-import { http } from '../../../shared/http';
+import { http, withQuery } from '../../../shared/http';
 
 const base = '/studio/api/workflows';
 
@@ -17,6 +19,8 @@ export const workflowKeys = {
   all: ['workflows'] as const,
   list: () => [...workflowKeys.all, 'list'] as const,
   detail: (id: number) => [...workflowKeys.all, 'detail', id] as const,
+  versions: (id: number) => [...workflowKeys.all, 'versions', id] as const,
+  version: (id: number, version: number) => [...workflowKeys.all, 'versions', id, version] as const,
 };
 
 export const workflowsApi = {
@@ -30,6 +34,12 @@ export const workflowsApi = {
   clone: (id: number, input: CloneWorkflowInput = {}) => http.post<Workflow>(`${base}/${id}/clone`, input),
   export: (id: number) => http.post<ExportDocument>(`${base}/${id}/export`),
   import: (doc: unknown) => http.post<ImportResult>(`${base}/import`, doc),
+  versions: (id: number, before: number | null, signal?: AbortSignal) =>
+    http.get<VersionList>(withQuery(`${base}/${id}/versions`, { before, limit: 50 }), { signal }),
+  version: (id: number, version: number, signal?: AbortSignal) =>
+    http.get<WorkflowVersion>(`${base}/${id}/versions/${version}`, { signal }),
+  restoreVersion: (id: number, version: number, current: number) =>
+    http.post<WorkflowGraph>(`${base}/${id}/versions/${version}/restore`, { version: current }),
 };
 
 export const DOMAIN_STAGES: Record<string, string[]> = {

@@ -5,6 +5,7 @@ import { Badge, SystemBadge } from '../../../shared/components/badge';
 import { Icon } from '../../../shared/components/icon';
 import { useToast } from '../../../shared/components/toast';
 import { errorMessage } from '../../../shared/http';
+import { VersionHistory } from './version-history';
 import { useCloneWorkflow } from '../hooks/use-workflows';
 
 /** An editor panel's toggle: whether it is open, and the function that flips it. */
@@ -34,6 +35,7 @@ export function EditorToolbar({
   onLayout,
   onSave,
   saving,
+  onRestored,
 }: {
   workflow: Workflow;
   readOnly: boolean;
@@ -54,6 +56,8 @@ export function EditorToolbar({
   onLayout: () => void;
   onSave: () => void;
   saving: boolean;
+  /** a version was restored (a new save): reload the editor */
+  onRestored: () => Promise<void>;
 }) {
   const toast = useToast();
   const navigate = useNavigate();
@@ -78,7 +82,7 @@ export function EditorToolbar({
         <Link to="/studio/workflows" className="btn-link small" aria-label="Back to workflows">
           ← Back
         </Link>
-        <h1>
+        <h1 title={workflow.name} data-testid="editor-title">
           {workflow.name} {readOnly && <SystemBadge />}
         </h1>
         <Badge kind="info">{workflow.domain}</Badge>
@@ -175,6 +179,13 @@ export function EditorToolbar({
             Auto layout
           </button>
         )}
+        <VersionHistory
+          workflow={workflow}
+          version={version}
+          dirty={dirty}
+          readOnly={readOnly}
+          onRestored={onRestored}
+        />
         <Link className="btn btn-small" to={`/studio/workflows/${workflow.id}/run`} data-testid="editor-run">
           Run ▸
         </Link>

@@ -36,6 +36,8 @@ import { useEditorShortcuts, useLeaveGuard } from '../hooks/use-editor-shortcuts
 import { useGraphSave } from '../hooks/use-graph-save';
 import { useNodePlacement } from '../hooks/use-node-placement';
 import { usePanel } from '../hooks/use-panel';
+import { useQuickAdd } from '../hooks/use-quick-add';
+import { QuickAdd, QuickAddControls } from './quick-add';
 import { EditorBanners } from './editor-banners';
 import { EditorToolbar } from './editor-toolbar';
 import { edgeTypes, nodeTypes } from './flow-nodes';
@@ -156,12 +158,34 @@ export function WorkflowEditor({
     setNotice,
   });
 
+  const quick = useQuickAdd({
+    readOnly,
+    agents,
+    nodes: draft.nodes,
+    newStage,
+    rf,
+    histRef,
+    selectedRef,
+    canvasRef,
+    setHist,
+    setSelected,
+    setNotice,
+  });
+  const single = selected.size === 1 ? [...selected][0] : null;
+  const singleEdge = single !== null && draft.edges.some((e) => e.id === single);
+
   const focusElement = useCallback(
     (uid: string) => {
-      const n = histRef.current.draft.nodes.find((x) => x.uid === uid);
-      if (!n) return;
+      // a node, or an edge (centred between its ends)
+      const d = histRef.current.draft;
+      const e = d.edges.find((x) => x.id === uid);
+      const ends = (e ? [e.source, e.target] : [uid]).map((id) =>
+        id === START_ID ? { position_x: d.start.x, position_y: d.start.y } : d.nodes.find((x) => x.uid === id),
+      );
+      if (ends.some((p) => !p)) return;
+      const at = (k: 'position_x' | 'position_y') => ends.reduce((s, p) => s + p![k], 0) / ends.length;
       setSelected(new Set([uid]));
-      void rf.setCenter(n.position_x + NODE_W / 2, n.position_y + NODE_H / 2, {
+      void rf.setCenter(at('position_x') + NODE_W / 2, at('position_y') + NODE_H / 2, {
         zoom: Math.max(rf.getZoom(), 0.9),
         duration: 300,
       });
@@ -203,6 +227,7 @@ export function WorkflowEditor({
         warningCount={warningCount}
         showProblems={showProblems}
         onToggleProblems={() => setShowProblems((v) => !v)}
+        onRestored={onReload}
         canUndo={hist.past.length > 0}
         canRedo={hist.future.length > 0}
         onUndo={edits.doUndo}
@@ -245,6 +270,20 @@ export function WorkflowEditor({
           {showProblems && (
             <ProblemsPopover entries={problemEntries} onClose={() => setShowProblems(false)} onFocus={focusElement} />
           )}
+          {quick.mode && (
+            <QuickAdd
+              title={
+                quick.mode.kind === 'connect' ? 'Connect to…' : quick.mode.edge ? 'Insert on the edge' : 'Add a node'
+              }
+              placeholder={quick.mode.kind === 'connect' ? 'Search nodes…' : 'Search agents, gate, branch…'}
+              options={quick.options}
+              onPick={quick.pick}
+              onClose={quick.close}
+            />
+          )}
+          <div className="sr-only" role="status" aria-live="polite" data-testid="canvas-announcer">
+            {quick.announcement}
+          </div>
           <div className="canvas" ref={canvasRef} onDragOver={onDragOver} onDrop={onDrop} data-testid="canvas">
             <ReactFlow<FlowNode, FlowEdge>
               nodes={nodes}
@@ -280,6 +319,14 @@ export function WorkflowEditor({
               <Background gap={20} size={1} />
               <StageLanesLayer lanes={lanes} />
               <Controls showInteractive={false} />
+              {!readOnly && (
+                <QuickAddControls
+                  selected={single}
+                  isEdge={singleEdge}
+                  onAdd={quick.openAdd}
+                  onConnect={quick.openConnect}
+                />
+              )}
               {mapOpen && (
                 <MiniMap
                   pannable

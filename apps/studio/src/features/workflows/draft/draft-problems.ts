@@ -1,6 +1,7 @@
 // Validation problems on the canvas: `{field, message}` problems mapped onto the nodes and edges they name.
 import type { FieldError, GraphWarning } from '../../../shared/api-types';
 import type { GraphDraft } from './draft-model';
+import { problemWording } from './problem-wording';
 
 export interface ElementProblems {
   errors: string[];
@@ -22,10 +23,6 @@ function bucket(map: Map<string, ElementProblems>, id: string): ElementProblems 
   let b = map.get(id);
   if (!b) map.set(id, (b = { errors: [], warnings: [] }));
   return b;
-}
-
-function label(field: string | undefined, message: string): string {
-  return field ? `${field}: ${message}` : message;
 }
 
 /**
@@ -60,12 +57,12 @@ export function mapProblems(
       const rest = m[3];
       if (m[1] === 'nodes' && draft.nodes[index]) {
         const b = bucket(out.nodes, draft.nodes[index].uid);
-        (kind === 'error' ? b.errors : b.warnings).push(label(rest, message));
+        (kind === 'error' ? b.errors : b.warnings).push(problemWording(rest, message));
         return;
       }
       if (m[1] === 'edges' && draft.edges[index]) {
         const b = bucket(out.edges, draft.edges[index].id);
-        (kind === 'error' ? b.errors : b.warnings).push(label(rest, message));
+        (kind === 'error' ? b.errors : b.warnings).push(problemWording(rest, message));
         return;
       }
     }

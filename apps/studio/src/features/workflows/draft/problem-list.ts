@@ -8,7 +8,7 @@ export interface ProblemEntry {
   kind: 'error' | 'warning';
   where: string;
   message: string;
-  /** The node to focus when the row is clicked. */
+  /** The node (or edge) to focus when the row is clicked. */
   uid?: string;
 }
 
@@ -39,6 +39,7 @@ export function listProblems(
         kind: 'error',
         where: `${keyOf(e.source)} → ${keyOf(e.target)}`,
         message: m,
+        uid: e.id,
       }),
     );
   }
