@@ -68,7 +68,7 @@ export function ResourcePage<T extends StudioRecord>({
       ) : query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       ) : query.data.length === 0 ? (
-        <EmptyState title={`No ${title.toLowerCase()} yet`} action={newButton}>
+        <EmptyState title={`No ${lowerFirst(title)} yet`} action={newButton}>
           {emptyText}
         </EmptyState>
       ) : (
@@ -206,4 +206,9 @@ export function FormActions({
       )}
     </div>
   );
+}
+
+/** "Models" → "models", but an acronym stays: "MCP servers". */
+function lowerFirst(title: string): string {
+  return /^[A-Z][a-z]/.test(title) ? title[0].toLowerCase() + title.slice(1) : title;
 }
