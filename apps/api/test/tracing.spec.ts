@@ -155,6 +155,8 @@ describe('a traced turn', () => {
 
   test("the caller's traceparent is the parent: HTTP request → turn → node → model calls and tool calls", () => {
     const request = spans.find((s) => s.parentSpanId === callerSpanId)!;
+    expect(request.name).toBe('POST /agent/chat');
+    expect(request.attributes['http.route']).toBe('/agent/chat');
     expect(request.attributes['http.method'] ?? request.attributes['http.request.method']).toBe('POST');
     const [turn] = named('turn');
     expect(parentOf(turn)).toBe(request);
