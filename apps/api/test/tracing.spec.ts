@@ -14,6 +14,7 @@ import { bind, setupPack } from './support/chat-pack';
 import { FakeLlm } from './support/fake-llm';
 import { Client } from './support/http';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
+import { readStream } from './support/sse';
 
 const MAIN = join(__dirname, '../dist/src/main.js');
 
@@ -72,6 +73,8 @@ describe('a traced turn', () => {
   let child: ChildProcess;
   const logs: string[] = [];
   let spans: ReceivedSpan[];
+  let url: string;
+  let admin: Client;
   const traceId = randomBytes(16).toString('hex');
   const callerSpanId = randomBytes(8).toString('hex');
 
@@ -98,7 +101,7 @@ describe('a traced turn', () => {
     });
     child.stdout!.on('data', (d) => logs.push(String(d)));
     child.stderr!.on('data', (d) => logs.push(String(d)));
-    const url = `http://127.0.0.1:${port}`;
+    url = `http://127.0.0.1:${port}`;
     const end = Date.now() + 60_000;
     while (
       !(await fetch(`${url}/health`).then(
@@ -110,7 +113,7 @@ describe('a traced turn', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
 
-    const admin = new Client(url);
+    admin = new Client(url);
     await admin.login(ADMIN.username, ADMIN.password);
     const { packId } = await setupPack(admin, fake);
     await bind(admin, 'traced', packId);
@@ -155,6 +158,8 @@ describe('a traced turn', () => {
 
   test("the caller's traceparent is the parent: HTTP request → turn → node → model calls and tool calls", () => {
     const request = spans.find((s) => s.parentSpanId === callerSpanId)!;
+    expect(request.name).toBe('POST /agent/chat');
+    expect(request.attributes['http.route']).toBe('/agent/chat');
     expect(request.attributes['http.method'] ?? request.attributes['http.request.method']).toBe('POST');
     const [turn] = named('turn');
     expect(parentOf(turn)).toBe(request);
@@ -190,6 +195,24 @@ describe('a traced turn', () => {
       'workflow.project.slug': 'traced',
       'workflow.outcome': 'done',
     });
+  });
+
+  test('a streamed turn: its trace starts at GET /agent/stream, whose span has no query string (the message)', async () => {
+    const streamTrace = randomBytes(16).toString('hex');
+    fake.enqueue({ text: 'Streamed reply.' });
+    const s = await readStream(`${url}/agent/stream?project_slug=traced&message=Secret+roadmap`, {
+      headers: { cookie: admin.cookie!, traceparent: `00-${streamTrace}-${randomBytes(8).toString('hex')}-01` },
+    });
+    expect(s.events.at(-1)?.event).toBe('close');
+    const turn = await until('the streamed turn span', () =>
+      receiver.spans.find((x) => x.name === 'turn' && x.traceId === streamTrace),
+    );
+    const request = await until('the stream request span', () =>
+      receiver.spans.find((x) => x.spanId === turn.parentSpanId),
+    );
+    expect(request.name).toBe('GET /agent/stream');
+    expect(JSON.stringify(request.attributes)).toContain('/agent/stream');
+    expect(JSON.stringify(receiver.spans)).not.toMatch(/Secret|roadmap|message=/);
   });
 
   test('database statements are spans of the request or turn step that made them; no values, no query strings, no secrets', () => {

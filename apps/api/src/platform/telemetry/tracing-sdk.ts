@@ -5,7 +5,7 @@
  * instrumentations. Loaded only by start-tracing.ts, and only when tracing is asked for.
  */
 import type { IncomingMessage } from 'node:http';
-import { type Context } from '@opentelemetry/api';
+import { type Context, type Span as ApiSpan } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -55,6 +55,19 @@ export class QueryStrippingProcessor implements SpanProcessor {
   }
 }
 
+/**
+ * The instrumentation sees only the method when the request starts; by its end Express has matched a
+ * route (`req.route`), so the span is named after it (`POST /agent/chat`) and gets `http.route`. A request
+ * answered before routing (a 401 from the guard, a 404) keeps the bare method.
+ */
+export function nameAfterRoute(span: ApiSpan, request: unknown) {
+  const req = request as { method?: string; route?: { path?: unknown } };
+  const route = req.route?.path;
+  if (typeof route !== 'string') return;
+  span.updateName(`${req.method ?? 'HTTP'} ${route}`);
+  span.setAttribute('http.route', route);
+}
+
 export function startTracingSdk(): TracingHandle {
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over the defaults
   const resource = defaultResource()
@@ -80,6 +93,7 @@ export function startTracingSdk(): TracingHandle {
             ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.test(req.url ?? ''),
             // the server makes no outgoing node:http calls worth a span (the model SDKs use fetch)
             disableOutgoingRequestInstrumentation: true,
+            applyCustomAttributesOnSpan: nameAfterRoute,
           }),
       // statements only inside a traced request or turn (not the pool's own housekeeping), never their
       // values; no span per connection checkout (one per statement is what a reader needs, at half the cost)

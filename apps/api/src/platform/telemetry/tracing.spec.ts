@@ -1,7 +1,7 @@
 import { context } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { tracingRequested } from './tracing';
-import { QueryStrippingProcessor } from './tracing-sdk';
+import { nameAfterRoute, QueryStrippingProcessor } from './tracing-sdk';
 
 describe('tracingRequested', () => {
   test('on with an OTLP endpoint (all signals or traces), off by default and when disabled', () => {
@@ -42,5 +42,24 @@ describe('QueryStrippingProcessor', () => {
       'url.full': 'http://h/agent/stream',
       'http.route': '/agent/stream',
     });
+  });
+});
+
+describe('nameAfterRoute', () => {
+  test('the HTTP span is named after the matched route; without one it keeps its name', () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const tracer = provider.getTracer('t');
+    const routed = tracer.startSpan('POST', {}, context.active());
+    nameAfterRoute(routed, { method: 'POST', route: { path: '/agent/chat' } });
+    routed.end();
+    const unrouted = tracer.startSpan('GET', {}, context.active());
+    nameAfterRoute(unrouted, { method: 'GET' });
+    unrouted.end();
+    const [a, b] = exporter.getFinishedSpans();
+    expect(a.name).toBe('POST /agent/chat');
+    expect(a.attributes['http.route']).toBe('/agent/chat');
+    expect(b.name).toBe('GET');
+    expect(b.attributes).toEqual({});
   });
 });
