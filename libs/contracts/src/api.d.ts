@@ -1238,6 +1238,12 @@ export interface components {
             advance?: boolean;
             pack_id?: number;
             node_key?: string;
+            /**
+             * @description a turn still running on the project: `reject` answers 409 turn_in_progress, `enqueue` waits for it to end
+             * @default reject
+             * @enum {string}
+             */
+            multitask: "reject" | "enqueue";
         };
         AgentRef: {
             id: number;
@@ -3666,7 +3672,10 @@ export interface operations {
     };
     Chat_send: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description a turn still running on the project: `reject` answers 409 turn_in_progress, `enqueue` waits for it to end */
+                multitask?: "reject" | "enqueue";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3758,6 +3767,8 @@ export interface operations {
                 /** @description true, "1" or "true" */
                 advance?: boolean;
                 node_key?: string;
+                /** @description a turn still running on the project: `reject` answers 409 turn_in_progress, `enqueue` waits for it to end */
+                multitask?: "reject" | "enqueue";
                 /** @description `<run_id>:<seq>` to resume (same as the Last-Event-ID header) */
                 last_event_id?: string;
             };
