@@ -1425,6 +1425,8 @@ export interface components {
             state: "done" | "stopped" | "failed" | "interrupted";
             /** @description why a failed (or stopped, interrupted) turn ended */
             error: components["schemas"]["TurnErrorView"] | null;
+            /** @description assistant: its turn was resumed after a restart (docs/API.md, "Durable runs") */
+            resumed: boolean;
             /** Format: date-time */
             created_at: string;
         };

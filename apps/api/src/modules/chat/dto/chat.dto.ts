@@ -224,6 +224,8 @@ export class HistoryMessageView {
     description: 'why a failed (or stopped, interrupted) turn ended',
   })
   error: TurnErrorView | null;
+  @ApiProperty({ description: 'assistant: its turn was resumed after a restart (docs/API.md, "Durable runs")' })
+  resumed: boolean;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
