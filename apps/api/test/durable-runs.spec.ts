@@ -164,7 +164,14 @@ test('kill -9 in the middle of a streamed three-tool turn: the restarted server 
   const history = await c2.get('/agent/history/crash');
   const replies = history.body.messages.filter((m: { role: string }) => m.role === 'assistant');
   expect(replies).toHaveLength(1);
-  expect(replies[0]).toMatchObject({ run_id: runId, state: 'done', content: 'All three changes are done.' });
+  expect(replies[0]).toMatchObject({
+    run_id: runId,
+    state: 'done',
+    resumed: true,
+    content: 'All three changes are done.',
+  });
+  const calmHistory = await c2.get('/agent/history/calm');
+  expect(calmHistory.body.messages.at(-1)).toMatchObject({ role: 'assistant', resumed: false });
   await server.kill();
   server = null;
 });

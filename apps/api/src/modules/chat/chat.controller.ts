@@ -35,6 +35,7 @@ import {
   ChatDto,
   ChatResponseView,
   DemoDto,
+  MultitaskQueryDto,
   RunStreamQueryDto,
   DemoResponseView,
   HistoryQueryDto,
@@ -86,8 +87,8 @@ export class ChatController {
   @Post('chat')
   @HttpCode(200)
   @ApiOkResponse({ type: ChatResponseView })
-  async send(@CurrentUser() user: AuthUser, @Body() dto: ChatDto) {
-    const turn = await this.chat.startProjectTurn(user, dto, 'chat');
+  async send(@CurrentUser() user: AuthUser, @Body() dto: ChatDto, @Query() q: MultitaskQueryDto) {
+    const turn = await this.chat.startProjectTurn(user, { ...dto, multitask: dto.multitask ?? q.multitask }, 'chat');
     const r = await turn.result;
     failIfError(turn, r);
     return {

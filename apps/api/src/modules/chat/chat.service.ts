@@ -39,6 +39,8 @@ export interface TurnInput {
   pack_id?: number;
   advance?: boolean;
   node_key?: string;
+  /** `enqueue`: wait for a turn still running on the project instead of 409 (run-admission.ts) */
+  multitask?: 'reject' | 'enqueue';
 }
 
 /** A turn to carry out: a new one, or a resumed one (run-recovery.service.ts) with its recorded steps. */
@@ -133,6 +135,7 @@ export class ChatService {
     const recent: Array<{ role: 'user' | 'assistant'; content: string }> = await this.admission.admit(
       user.id,
       project,
+      input.multitask === 'enqueue',
       (m) =>
         m.query(
           `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input) VALUES ($1, $2, $3, $4, $5, 'running', $6, $8) RETURNING id),

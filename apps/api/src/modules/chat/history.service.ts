@@ -20,6 +20,12 @@ export class HistoryService {
     if (before) qb.andWhere('m.id < :before', { before });
     const rows = await qb.orderBy('m.id', 'DESC').take(take).getMany();
     rows.reverse();
+    // an assistant entry says whether its turn was resumed after a restart (its run started more than once)
+    const runIds = [...new Set(rows.filter((m) => m.role === 'assistant' && m.run_id).map((m) => m.run_id!))];
+    const found: Array<{ id: string }> = runIds.length
+      ? await this.ds.query('SELECT id FROM runs WHERE id = ANY($1::uuid[]) AND attempts > 1', [runIds])
+      : [];
+    const resumed = new Set(found.map((r) => r.id));
     return {
       project_slug: project.slug,
       messages: rows.map((m) => ({
@@ -34,6 +40,7 @@ export class HistoryService {
         state: m.state,
         error: m.error,
         stage_change: m.stage_change,
+        resumed: m.role === 'assistant' && m.run_id !== null && resumed.has(m.run_id),
         created_at: m.created_at,
       })),
       next_before: rows.length === take ? rows[0].id : null,

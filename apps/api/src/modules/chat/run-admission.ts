@@ -1,7 +1,8 @@
 /**
  * Admission of turns (docs/API.md "Turns", docs/OPERATIONS.md "Limits"): one running turn per project
  * (`409 turn_in_progress` naming it) and at most MAX_RUNS_PER_USER running turns per user (`429`), decided
- * in the database so that concurrent requests cannot both get in; demo runs are capped per client.
+ * in the database so that concurrent requests cannot both get in; demo runs are capped per client. With
+ * `multitask: "enqueue"` a turn for a busy project waits for the running one to end instead of 409.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -9,8 +10,15 @@ import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { Project } from '../projects/project.entity';
+import { RunHub } from './run-hub';
 
 const RETRY_AFTER_S = '5';
+/** how often an enqueued turn looks again at a running turn that is not live in this process */
+const ENQUEUE_POLL_MS = 250;
+
+function delay(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms));
+}
 
 export const turnInProgress = (slug: string, runId: string) =>
   new DomainError(
@@ -25,10 +33,13 @@ export const turnInProgress = (slug: string, runId: string) =>
 export class RunAdmission {
   /** demo runs in flight per client key (this process: demo runs belong to no user row to lock) */
   private readonly demo = new Map<string, number>();
+  /** per project, the last enqueued turn still waiting for its admission (multitask: "enqueue") */
+  private readonly waiting = new Map<number, Promise<void>>();
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly hub: RunHub,
   ) {}
 
   /**
@@ -37,7 +48,46 @@ export class RunAdmission {
    * ended just before may have moved them), then runs `insert`, which must insert the `running` run row.
    * The partial unique index on runs(project_id) backs the per-project rule for any other writer.
    */
-  async admit<T>(userId: number, project: Project, insert: (m: EntityManager) => Promise<T>): Promise<T> {
+  async admit<T>(
+    userId: number,
+    project: Project,
+    enqueue: boolean,
+    insert: (m: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    if (!enqueue) return this.admitNow(userId, project, insert);
+    // double-texting with `multitask: "enqueue"`: the turns of one project wait here in arrival order
+    // (in this process), each admitted once the turn before it has ended — never two at once
+    const before = this.waiting.get(project.id) ?? Promise.resolve();
+    const mine = before.then(() => this.admitWhenFree(userId, project, insert));
+    const tail = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.waiting.set(project.id, tail);
+    void tail.then(() => this.waiting.get(project.id) === tail && this.waiting.delete(project.id));
+    return mine;
+  }
+
+  /** Admits once the project's running turn has ended (at most TURN_TIMEOUT_MS of waiting, then 409). */
+  private async admitWhenFree<T>(
+    userId: number,
+    project: Project,
+    insert: (m: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    const deadline = Date.now() + this.config.turnTimeoutMs;
+    for (;;) {
+      try {
+        return await this.admitNow(userId, project, insert);
+      } catch (e) {
+        const running = e instanceof DomainError && e.code === 'turn_in_progress' ? e.extra?.run_id : undefined;
+        if (typeof running !== 'string' || Date.now() > deadline) throw e;
+        // the hub says when a live run has ended; a run settling or not live here is polled
+        await (this.hub.whenEnded(running) ?? delay(ENQUEUE_POLL_MS));
+      }
+    }
+  }
+
+  private async admitNow<T>(userId: number, project: Project, insert: (m: EntityManager) => Promise<T>): Promise<T> {
     try {
       return await this.ds.transaction(async (m) => {
         await m.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);

@@ -119,6 +119,12 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     return !!r && (r.closing && !r.finished ? true : !!r.unsettled);
   }
 
+  /** Resolves when a run live here has ended for its subscribers; null when it is not live here or already ended. */
+  whenEnded(runId: string): Promise<void> | null {
+    const r = this.live.get(runId);
+    return r && !r.finished ? r.ended : null;
+  }
+
   liveOwner(runId: string): { ownerId: number | null } | null {
     const r = this.live.get(runId);
     return r ? { ownerId: r.ownerId } : null;

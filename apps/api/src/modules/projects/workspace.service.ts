@@ -131,18 +131,16 @@ export class WorkspaceService {
         await files.insert({ project_id: projectId, path: p, content, size, revision });
       }
       const change = existing ? 'modified' : 'added';
-      await m
-        .getRepository(FileRevision)
-        .insert({
-          project_id: projectId,
-          path: p,
-          revision,
-          change,
-          content,
-          size,
-          run_id: runId,
-          idempotency_key: key,
-        });
+      await m.getRepository(FileRevision).insert({
+        project_id: projectId,
+        path: p,
+        revision,
+        change,
+        content,
+        size,
+        run_id: runId,
+        idempotency_key: key,
+      });
       return { path: p, change, revision };
     });
   }

@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { MAX_DB_ID } from '../../../platform/database/db-id';
 
 export const MAX_MESSAGE = 32 * 1024;
@@ -33,6 +45,28 @@ export class ChatDto {
   advance?: boolean;
   @ApiPropertyOptional() @IsOptional() @Transform(int) @IsInt() @Min(1) pack_id?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) node_key?: string;
+  @ApiPropertyOptional({
+    enum: ['reject', 'enqueue'],
+    default: 'reject',
+    description:
+      'a turn still running on the project: `reject` answers 409 turn_in_progress, `enqueue` waits for it to end',
+  })
+  @IsOptional()
+  @IsIn(['reject', 'enqueue'])
+  multitask?: 'reject' | 'enqueue';
+}
+
+/** `?multitask=` on POST /agent/chat (the body's field wins). */
+export class MultitaskQueryDto {
+  @ApiPropertyOptional({
+    enum: ['reject', 'enqueue'],
+    default: 'reject',
+    description:
+      'a turn still running on the project: `reject` answers 409 turn_in_progress, `enqueue` waits for it to end',
+  })
+  @IsOptional()
+  @IsIn(['reject', 'enqueue'])
+  multitask?: 'reject' | 'enqueue';
 }
 
 export class StreamQueryDto {
@@ -51,6 +85,15 @@ export class StreamQueryDto {
   @IsBoolean()
   advance?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) node_key?: string;
+  @ApiPropertyOptional({
+    enum: ['reject', 'enqueue'],
+    default: 'reject',
+    description:
+      'a turn still running on the project: `reject` answers 409 turn_in_progress, `enqueue` waits for it to end',
+  })
+  @IsOptional()
+  @IsIn(['reject', 'enqueue'])
+  multitask?: 'reject' | 'enqueue';
   @ApiPropertyOptional({ description: '`<run_id>:<seq>` to resume (same as the Last-Event-ID header)' })
   @IsOptional()
   @IsString()
@@ -195,6 +238,8 @@ export class HistoryMessageView {
       'on the user entry of an Advance (a gate approval): the stage move it made; its `content` is empty when the Advance came without a message',
   })
   stage_change: StageChangeView | null;
+  @ApiProperty({ description: 'assistant: its turn was resumed after a restart (docs/API.md, "Durable runs")' })
+  resumed: boolean;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
