@@ -160,6 +160,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Metrics: scrape */
+        get: operations["Metrics_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/studio/api/models": {
         parameters: {
             query?: never;
@@ -192,6 +209,60 @@ export interface paths {
         post?: never;
         /** Models: remove */
         delete: operations["Models_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/mcp-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** McpServers: list */
+        get: operations["McpServers_list"];
+        put?: never;
+        /** McpServers: create */
+        post: operations["McpServers_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/mcp-servers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** McpServers: get */
+        get: operations["McpServers_get"];
+        /** McpServers: update */
+        put: operations["McpServers_update"];
+        post?: never;
+        /** McpServers: remove */
+        delete: operations["McpServers_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/mcp-servers/{id}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** McpServers: tools */
+        get: operations["McpServers_tools"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -371,6 +442,57 @@ export interface paths {
         put?: never;
         /** Workflows: export pack */
         post: operations["Workflows_exportPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** WorkflowVersions: list */
+        get: operations["WorkflowVersions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** WorkflowVersions: get */
+        get: operations["WorkflowVersions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/api/workflows/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** WorkflowVersions: restore */
+        post: operations["WorkflowVersions_restore"];
         delete?: never;
         options?: never;
         head?: never;
@@ -802,6 +924,80 @@ export interface components {
             /** @description write-only, stored encrypted; records show has_api_key. On update: absent keeps it, null or "" clears it */
             api_key?: string | null;
         };
+        McpServerView: {
+            id: number;
+            /** @description null for system records */
+            owner_id: number | null;
+            is_system: boolean;
+            name: string;
+            url: string;
+            /** @description names of the stored headers (their values are never returned) */
+            header_names: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateMcpServerDto: {
+            /**
+             * @description lower-case letters, digits and dashes; allowlists name its tools as name/tool; unique per owner
+             * @example docs
+             */
+            name: string;
+            /**
+             * @description the Streamable HTTP endpoint; http(s), checked against MODEL_HOSTS when saved and on every call
+             * @example https://mcp.example.com/mcp
+             */
+            url: string;
+            /**
+             * @description write-only, at most 16, values stored encrypted. On update: absent keeps them, an object replaces them all, null or {} clears them
+             * @example {
+             *       "Authorization": "Bearer …"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            } | null;
+        };
+        UpdateMcpServerDto: {
+            /**
+             * @description lower-case letters, digits and dashes; allowlists name its tools as name/tool; unique per owner
+             * @example docs
+             */
+            name?: string;
+            /**
+             * @description the Streamable HTTP endpoint; http(s), checked against MODEL_HOSTS when saved and on every call
+             * @example https://mcp.example.com/mcp
+             */
+            url?: string;
+            /**
+             * @description write-only, at most 16, values stored encrypted. On update: absent keeps them, an object replaces them all, null or {} clears them
+             * @example {
+             *       "Authorization": "Bearer …"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            } | null;
+        };
+        McpToolView: {
+            /** @description the tool's name on its server */
+            name: string;
+            /**
+             * @description the name allowlists use: server/tool
+             * @example docs/search
+             */
+            qualified_name: string;
+            description: string;
+            /** @description JSON schema of the arguments */
+            input_schema: {
+                [key: string]: unknown;
+            };
+        };
+        McpToolListView: {
+            server: string;
+            tools: components["schemas"]["McpToolView"][];
+        };
         SkillView: {
             id: number;
             /** @description null for system records */
@@ -810,7 +1006,8 @@ export interface components {
             name: string;
             description: string;
             prompt_md: string;
-            tool_allowlist: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool */
+            tool_allowlist: string[];
             artifact_hint: string;
             /** Format: date-time */
             created_at: string;
@@ -823,8 +1020,8 @@ export interface components {
             description?: string;
             /** @description Markdown prompt overlay added to the system prompt of agents that use this skill */
             prompt_md?: string;
-            /** @description duplicates are removed, order kept */
-            tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
+            tool_allowlist?: string[];
             /**
              * @description where this skill usually writes its output
              * @example docs/prd.md
@@ -837,8 +1034,8 @@ export interface components {
             description?: string;
             /** @description Markdown prompt overlay added to the system prompt of agents that use this skill */
             prompt_md?: string;
-            /** @description duplicates are removed, order kept */
-            tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
+            tool_allowlist?: string[];
             /**
              * @description where this skill usually writes its output
              * @example docs/prd.md
@@ -856,7 +1053,8 @@ export interface components {
             /** @description null = the server default model */
             model_id: number | null;
             skill_ids: number[];
-            tool_allowlist: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool */
+            tool_allowlist: string[];
             max_iterations: number;
             /** Format: date-time */
             created_at: string;
@@ -874,8 +1072,8 @@ export interface components {
             model_id?: number | null;
             /** @description skill records visible to the caller; duplicates are removed, order kept */
             skill_ids?: number[];
-            /** @description duplicates are removed, order kept */
-            tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
+            tool_allowlist?: string[];
             /** @description model calls per turn at most; 8 when absent on create */
             max_iterations?: number;
         };
@@ -890,8 +1088,8 @@ export interface components {
             model_id?: number | null;
             /** @description skill records visible to the caller; duplicates are removed, order kept */
             skill_ids?: number[];
-            /** @description duplicates are removed, order kept */
-            tool_allowlist?: ("list_files" | "read_file" | "write_file" | "edit_file" | "search_files")[];
+            /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
+            tool_allowlist?: string[];
             /** @description model calls per turn at most; 8 when absent on create */
             max_iterations?: number;
         };
@@ -1106,6 +1304,42 @@ export interface components {
         CloneWorkflowDto: {
             name?: string;
             slug?: string;
+        };
+        VersionSummaryView: {
+            version: number;
+            /**
+             * Format: date-time
+             * @description when this version was saved (or first kept)
+             */
+            saved_at: string;
+            node_count: number;
+            edge_count: number;
+            /** @description the workflow’s current version */
+            current: boolean;
+        };
+        VersionListView: {
+            /** @description newest first */
+            versions: components["schemas"]["VersionSummaryView"][];
+            /** @description pass as `before` for the next page */
+            next_before: number | null;
+        };
+        VersionView: {
+            version: number;
+            /**
+             * Format: date-time
+             * @description when this version was saved (or first kept)
+             */
+            saved_at: string;
+            node_count: number;
+            edge_count: number;
+            /** @description the workflow’s current version */
+            current: boolean;
+            nodes: components["schemas"]["GraphNodeView"][];
+            edges: components["schemas"]["GraphEdgeView"][];
+        };
+        RestoreVersionDto: {
+            /** @description the version the editor has loaded: when the graph was saved since, `409 graph.stale_version` */
+            version?: number;
         };
         AwaitingGateView: {
             node_key: string;
@@ -1408,6 +1642,12 @@ export interface components {
             code: string;
             message: string;
         };
+        StageChangeView: {
+            from: string;
+            to: string;
+            /** @description the gate node approved; null when none was pending */
+            gate: string | null;
+        };
         HistoryMessageView: {
             id: number;
             run_id: string | null;
@@ -1425,6 +1665,8 @@ export interface components {
             state: "done" | "stopped" | "failed" | "interrupted";
             /** @description why a failed (or stopped, interrupted) turn ended */
             error: components["schemas"]["TurnErrorView"] | null;
+            /** @description on the user entry of an Advance (a gate approval): the stage move it made; its `content` is empty when the Advance came without a message */
+            stage_change: components["schemas"]["StageChangeView"] | null;
             /** @description assistant: its turn was resumed after a restart (docs/API.md, "Durable runs") */
             resumed: boolean;
             /** Format: date-time */
@@ -2066,6 +2308,44 @@ export interface operations {
             };
         };
     };
+    Metrics_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 (docs/OPERATIONS.md, "Observability"). An admin's session or personal access token, or `Authorization: Bearer $METRICS_TOKEN`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     Models_list: {
         parameters: {
             query?: never;
@@ -2251,6 +2531,245 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description own + system servers, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerView"][];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMcpServerDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMcpServerDto"];
+            };
+        };
+        responses: {
+            /** @description partial bodies allowed; system records are 403 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    McpServers_tools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description connects to the server and lists its tools; 502 mcp.unreachable, 504 mcp.timeout, 400 mcp.refused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpToolListView"];
+                };
             };
             /** @description Client error (problem+json) */
             "4XX": {
@@ -3088,6 +3607,148 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PackDocumentView"];
                 };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WorkflowVersions_list: {
+        parameters: {
+            query?: {
+                /** @description a version number: list the versions before it */
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionListView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WorkflowVersions_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WorkflowVersions_restore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreVersionDto"];
+            };
+        };
+        responses: {
+            /** @description the restored graph, saved as a new version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedGraphView"];
+                };
+            };
+            /** @description the old graph no longer fits the workflow (a stage or an agent is gone) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description graph.stale_version: the graph was saved since `version` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Client error (problem+json) */
             "4XX": {
