@@ -136,7 +136,7 @@ describe('models, skills and agents', () => {
     }
     const dm = await a.delete(`/studio/api/models/${m.body.id}`);
     assert.equal(dm.status, 409);
-    assert.match(dm.body.detail, /Writer \(\d+\)/);
+    expect(dm.body.detail).toContain('the agent "Writer"');
     const dsk = await a.delete(`/studio/api/skills/${s.body.id}`);
     assert.equal(dsk.status, 409);
     assert.match(dsk.body.detail, /Writer/);

@@ -83,18 +83,45 @@ test.describe('as the admin', () => {
     const row = page.locator(`[data-testid="user-row"][data-username="${username}"]`);
     await expect(row).toContainText('User');
     await expect(page.locator(`[data-testid="user-row"][data-username="${ADMIN.username}"]`)).toContainText('(you)');
+    // the row's actions sit on one line
+    const boxes = await Promise.all(
+      ['user-role', 'user-reset', 'user-delete'].map(async (id) => (await row.getByTestId(id).boundingBox())!.y),
+    );
+    expect(new Set(boxes.map(Math.round)).size).toBe(1);
     await page.screenshot({ path: testInfo.outputPath('users.png') });
 
     const them = await playwright.request.newContext({ baseURL });
     expect((await them.post('/auth/login', { data: { username, password: 'a-good-password-1' } })).status()).toBe(200);
+    // they own a model: the delete says so and offers to delete it too
+    const model = { label: 'Their model', provider: 'vendor_a', model_id: 'gpt-4o-mini' };
+    expect((await them.post('/studio/api/models', { data: model })).status()).toBe(201);
+
+    // admin role and a new password
+    await row.getByTestId('user-role').click();
+    await expect(row).toContainText('Administrator');
+    await row.getByTestId('user-role').click();
+    await expect(row).not.toContainText('Administrator');
+    await row.getByTestId('user-reset').click();
+    await page.getByTestId('user-new-password').fill('another-password-2');
+    await page.locator('dialog[open] [data-testid="confirm-ok"]').click();
+    await expect(page.getByTestId('toasts')).toContainText('New password set');
+    expect((await them.get('/auth/me')).status(), 'a new password ends their session').toBe(401);
+    expect((await them.post('/auth/login', { data: { username, password: 'another-password-2' } })).status()).toBe(200);
     await them.dispose();
 
     await row.getByTestId('user-delete').click();
-    await page.locator('dialog[open] [data-testid="confirm-ok"]').click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.getByTestId('confirm-ok').click();
+    await expect(dialog.getByTestId('user-owns')).toContainText('owns 1 model');
+    await expect(dialog.getByTestId('user-owns')).not.toContainText('cascade');
+    await expect(dialog.getByTestId('confirm-ok')).toHaveText('Delete the user and everything they own');
+    await dialog.getByTestId('confirm-ok').click();
     await expect(row).toHaveCount(0);
     const again = await playwright.request.newContext({ baseURL });
-    expect((await again.post('/auth/login', { data: { username, password: 'a-good-password-1' } })).status()).toBe(401);
+    expect((await again.post('/auth/login', { data: { username, password: 'another-password-2' } })).status()).toBe(
+      401,
+    );
     await again.dispose();
-    expect(consoleErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+    expect(consoleErrors.filter((e) => !/status of (400|409)/.test(e))).toEqual([]);
   });
 });

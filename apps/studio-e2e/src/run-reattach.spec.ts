@@ -56,7 +56,8 @@ for (const viewport of [
       await page.screenshot({ path: testInfo.outputPath(`run-after-reload-${viewport.width}.png`) });
 
       await page.getByTestId('chat-stop').click();
-      await expect(page.locator('[data-testid="live-turn"][data-status="stopped"]')).toBeVisible();
+      // the stopped turn ends in history, marked (the live copy goes once history holds it)
+      await expect(page.locator('[data-testid="chat-message"][data-state="stopped"]')).toBeVisible();
       await expect(page.getByTestId('chat-send')).toBeVisible();
       await expect
         .poll(async () => (await (await page.request.get(`/agent/workflows/${slug}`)).json()).running_run_id, {

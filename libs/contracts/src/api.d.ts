@@ -140,7 +140,8 @@ export interface paths {
         delete: operations["Users_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Users: update */
+        patch: operations["Users_update"];
         trace?: never;
     };
     "/health": {
@@ -854,6 +855,11 @@ export interface components {
             password: string;
             /** @default false */
             is_admin: boolean;
+        };
+        UpdateUserDto: {
+            /** Format: password */
+            password?: string;
+            is_admin?: boolean;
         };
         ModelView: {
             id: number;
@@ -2146,6 +2152,56 @@ export interface operations {
                 content?: never;
             };
             /** @description `user.owns_records` (named in the detail) without `cascade=true`, or a turn of theirs is running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Users_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserRecordView"];
+                };
+            };
+            /** @description an admin cannot take away their own admin role */
             409: {
                 headers: {
                     [name: string]: unknown;

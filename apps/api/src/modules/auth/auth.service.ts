@@ -155,6 +155,32 @@ export class AuthService {
     this.tokenGeneration++;
   }
 
+  /**
+   * An admin changes a user (docs/API.md "Auth"): a new password ends that user's sessions and revokes
+   * their access tokens (a reset locks out whoever had them); the admin role can be granted or taken,
+   * but not by an admin from themselves (so there is always one left).
+   */
+  async updateUser(actor: AuthUser, id: number, patch: { password?: string; is_admin?: boolean }) {
+    if (actor.id === id && patch.is_admin === false)
+      throw new DomainError('conflict', 'You cannot take away your own administrator role.');
+    const row = await this.ds.transaction(async (m) => {
+      const user = await m.getRepository(User).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!user) throw new DomainError('not_found', 'User not found');
+      const change: Partial<User> = {};
+      if (patch.is_admin !== undefined) change.is_admin = patch.is_admin;
+      if (patch.password !== undefined) {
+        change.password_hash = await argon2.hash(patch.password, ARGON);
+        await m.query('DELETE FROM sessions WHERE user_id = $1', [id]);
+        await m.query('DELETE FROM access_tokens WHERE user_id = $1', [id]);
+      }
+      if (Object.keys(change).length) await m.getRepository(User).update({ id }, change);
+      return { ...user, ...change };
+    });
+    this.tokenCache.clear();
+    this.tokenGeneration++;
+    return { id: row.id, username: row.username, is_admin: row.is_admin, created_at: row.created_at };
+  }
+
   /** ADMIN_USERNAME/ADMIN_PASSWORD at boot: create the admin, or reset its password. */
   async seedAdmin(username: string | null, password: string | null) {
     if (!username || !password) return;

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -10,7 +10,7 @@ import {
 import { DbIdPipe } from '../../platform/database/db-id';
 import { AdminOnly, CurrentUser } from './auth.decorators';
 import { AuthService } from './auth.service';
-import { CreateUserDto, UserRecordView, UserView } from './dto/credentials.dto';
+import { CreateUserDto, UpdateUserDto, UserRecordView, UserView } from './dto/credentials.dto';
 import type { AuthUser } from './user.entity';
 
 @ApiTags('users')
@@ -29,6 +29,17 @@ export class UsersController {
   @ApiCreatedResponse({ type: UserView })
   create(@Body() dto: CreateUserDto) {
     return this.auth.createUser(dto.username, dto.password, dto.is_admin ?? false);
+  }
+
+  @Patch(':id')
+  @ApiOkResponse({ type: UserRecordView })
+  @ApiConflictResponse({ description: 'an admin cannot take away their own admin role' })
+  update(
+    @CurrentUser() actor: AuthUser,
+    @Param('id', ParseIntPipe, new DbIdPipe('User')) id: number,
+    @Body() dto: UpdateUserDto,
+  ) {
+    return this.auth.updateUser(actor, id, dto);
   }
 
   @Delete(':id')

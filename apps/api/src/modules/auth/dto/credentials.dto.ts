@@ -23,6 +23,17 @@ export class CreateUserDto extends CredentialsDto {
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() is_admin?: boolean;
 }
 
+/** PATCH /studio/api/users/{id} (admins): a new password (the user's sessions and tokens end), or the admin role. */
+export class UpdateUserDto {
+  @ApiPropertyOptional({ minLength: 8, maxLength: 256, format: 'password', writeOnly: true })
+  @IsOptional()
+  @IsString()
+  @Length(8, 256, { message: 'password must be 8–256 characters' })
+  password?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() is_admin?: boolean;
+}
+
 export class CreateTokenDto {
   @ApiProperty({ example: 'ci' }) @IsString() @Length(1, 200) name: string;
 }

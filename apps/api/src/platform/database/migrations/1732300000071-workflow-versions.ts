@@ -21,7 +21,7 @@ export class WorkflowVersions1732300000071 implements MigrationInterface {
       );
       INSERT INTO workflow_versions (workflow_id, version, nodes, edges, created_at)
       SELECT w.id, w.version, g.nodes, g.edges, w.updated_at FROM workflows w,
-        LATERAL (${GRAPH_SNAPSHOT_SQL('w.id')}) g;
+        LATERAL (${snapshotSql('w.id')}) g;
     `);
   }
 
@@ -30,8 +30,9 @@ export class WorkflowVersions1732300000071 implements MigrationInterface {
   }
 }
 
-/** The relational graph of one workflow as `{nodes, edges}` jsonb columns, in saved order. */
-export function GRAPH_SNAPSHOT_SQL(workflowId: string): string {
+/** The relational graph of one workflow as `{nodes, edges}` jsonb columns, in saved order (frozen here;
+ * the save's copy is modules/workflows/workflow-versions.ts). */
+function snapshotSql(workflowId: string): string {
   return `SELECT
       COALESCE((SELECT jsonb_agg(jsonb_build_object('node_key', n.node_key, 'type', n.type, 'agent_id', n.agent_id,
                  'stage_label', n.stage_label, 'config', n.config, 'position_x', n.position_x, 'position_y', n.position_y)

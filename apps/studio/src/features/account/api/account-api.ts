@@ -19,6 +19,8 @@ export const accountApi = {
   revokeToken: (id: number) => http.del<void>(`/auth/tokens/${id}`),
   users: (signal?: AbortSignal) => http.get<UserRecord[]>('/studio/api/users', { signal }),
   createUser: (input: NewUser) => http.post<UserRecord>('/studio/api/users', input),
+  updateUser: (id: number, patch: { password?: string; is_admin?: boolean }) =>
+    http.patch<UserRecord>(`/studio/api/users/${id}`, patch),
   deleteUser: (id: number, cascade: boolean) =>
     http.del<void>(withQuery(`/studio/api/users/${id}`, { cascade: cascade ? 'true' : undefined })),
 };

@@ -12,7 +12,7 @@ import { formatDate } from '../../../shared/format';
 import { errorMessage, isApiError } from '../../../shared/http';
 import { useDocumentTitle } from '../../../shared/use-document-title';
 import { useMe } from '../../auth/hooks/use-auth';
-import { useCreateUser, useDeleteUser, useUsers } from '../hooks/use-account';
+import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../hooks/use-account';
 
 function NewUserForm() {
   const create = useCreateUser();
@@ -82,6 +82,18 @@ export function UsersPage() {
   const del = useDeleteUser();
   const toast = useToast();
   const [deleting, setDeleting] = useState<UserRecord | null>(null);
+  const update = useUpdateUser();
+  const [resetting, setResetting] = useState<UserRecord | null>(null);
+  const [newPassword, setNewPassword] = useState('');
+  const setRole = (u: UserRecord) =>
+    update.mutate(
+      { id: u.id, is_admin: !u.is_admin },
+      {
+        onSuccess: (r) =>
+          toast.show(`${r.username} is ${r.is_admin ? 'now an administrator' : 'no longer an administrator'}`),
+        onError: (e) => toast.show(errorMessage(e), 'error'),
+      },
+    );
   // a refused delete (the user owns records) offers to delete them too, said plainly
   const ownsRecords = isApiError(del.error) && del.error.code === 'user.owns_records';
 
@@ -101,7 +113,7 @@ export function UsersPage() {
         <ErrorState error={users.error} onRetry={() => void users.refetch()} />
       ) : (
         <div className="table-wrap">
-          <table className="table" data-testid="users-table">
+          <table className="table account-table" data-testid="users-table">
             <thead>
               <tr>
                 <th scope="col">Username</th>
@@ -122,18 +134,41 @@ export function UsersPage() {
                   <td className="muted nowrap">{formatDate(u.created_at)}</td>
                   <td className="col-actions">
                     {u.id !== me.data?.id && (
-                      <button
-                        type="button"
-                        className="btn btn-small btn-danger-ghost"
-                        onClick={() => {
-                          del.reset();
-                          setDeleting(u);
-                        }}
-                        aria-label={`Delete user ${u.username}`}
-                        data-testid="user-delete"
-                      >
-                        Delete
-                      </button>
+                      <div className="row-actions">
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          onClick={() => setRole(u)}
+                          disabled={update.isPending}
+                          data-testid="user-role"
+                        >
+                          {u.is_admin ? 'Remove admin' : 'Make admin'}
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          onClick={() => {
+                            update.reset();
+                            setNewPassword('');
+                            setResetting(u);
+                          }}
+                          data-testid="user-reset"
+                        >
+                          Set password
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-small btn-danger-ghost"
+                          onClick={() => {
+                            del.reset();
+                            setDeleting(u);
+                          }}
+                          aria-label={`Delete user ${u.username}`}
+                          data-testid="user-delete"
+                        >
+                          Delete
+                        </button>
+                      </div>
                     )}
                   </td>
                 </tr>
@@ -143,11 +178,43 @@ export function UsersPage() {
         </div>
       )}
       <ConfirmDialog
+        open={resetting !== null}
+        title={`Set a new password for “${resetting?.username ?? ''}”`}
+        confirmLabel="Set password"
+        danger={false}
+        pending={update.isPending}
+        error={update.error}
+        onCancel={() => setResetting(null)}
+        onConfirm={() => {
+          if (!resetting || newPassword.length < 8) return;
+          const name = resetting.username;
+          update.mutate(
+            { id: resetting.id, password: newPassword },
+            {
+              onSuccess: () => {
+                setResetting(null);
+                toast.show(`New password set for “${name}”`);
+              },
+            },
+          );
+        }}
+      >
+        <Field label="New password" hint="8 to 256 characters. Their sessions and access tokens end.">
+          <input
+            type="password"
+            value={newPassword}
+            onChange={(e) => setNewPassword(e.target.value)}
+            autoComplete="new-password"
+            data-testid="user-new-password"
+          />
+        </Field>
+      </ConfirmDialog>
+      <ConfirmDialog
         open={deleting !== null}
         title={`Delete the user “${deleting?.username ?? ''}”?`}
         confirmLabel={ownsRecords ? 'Delete the user and everything they own' : 'Delete'}
         pending={del.isPending}
-        error={del.error}
+        error={ownsRecords ? null : del.error}
         onCancel={() => setDeleting(null)}
         onConfirm={() => {
           if (!deleting) return;
@@ -164,6 +231,12 @@ export function UsersPage() {
         }}
       >
         <p>They can no longer sign in, and their access tokens stop working.</p>
+        {ownsRecords && isApiError(del.error) && (
+          <p className="field-error" role="alert" data-testid="user-owns">
+            {(del.error.detail ?? '').replace(/ Delete with \?cascade=true.*$/, '')} Deleting the user deletes these
+            too.
+          </p>
+        )}
       </ConfirmDialog>
     </div>
   );

@@ -34,6 +34,15 @@ export function useCreateUser() {
   });
 }
 
+export function useUpdateUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...patch }: { id: number; password?: string; is_admin?: boolean }) =>
+      accountApi.updateUser(id, patch),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.users() }),
+  });
+}
+
 export function useDeleteUser() {
   const qc = useQueryClient();
   return useMutation({
