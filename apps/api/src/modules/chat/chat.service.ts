@@ -23,11 +23,12 @@ import type { AwaitingGate, PackSnapshot, TurnPorts, TurnResult } from '../runti
 import type { Step } from '../runtime/step-log';
 import { TurnTelemetry } from '../telemetry/turn-telemetry';
 import { WorkflowsService } from '../workflows/workflows.service';
-import { type MessageState, type StageChange } from './message.entity';
+import { type StageChange } from './message.entity';
 import { advanceStageChange } from './stage-change';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { RunAdmission } from './run-admission';
-import { RunHub, type HubEvent } from './run-hub';
+import { RunHub } from './run-hub';
+import { recordTurn } from './turn-record';
 import { Run } from './run.entity';
 import { sampleWorkspace } from './sample-workspace';
 
@@ -74,24 +75,12 @@ export interface StartedTurn {
 }
 
 const HISTORY_FOR_CONTEXT = 20;
-const MESSAGE_STATE: Record<TurnResult['state'], MessageState> = {
-  done: 'done',
-  cancelled: 'stopped',
-  error: 'failed',
-  interrupted: 'interrupted',
-};
 const OUTCOME_NOT_STORED = {
   code: 'outcome_not_stored',
   message:
     'The turn ended, but the database is unavailable so its outcome is not stored yet. It will be stored when the database is back: replay this run later.',
 };
 const DEMO_PACK = 'pdlc';
-
-function withoutReply(data: unknown): unknown {
-  if (!data || typeof data !== 'object') return data;
-  const { reply: _reply, ...rest } = data as Record<string, unknown>;
-  return rest;
-}
 
 @Injectable()
 export class ChatService {
@@ -317,66 +306,18 @@ export class ChatService {
         }
       }
       const result = r;
-      const stored = await this.hub.complete(runId, (events) => this.record(runId, project, result, events, moved), {
-        waitMs: this.config.runRecordWaitMs,
-        notStored: OUTCOME_NOT_STORED,
-      });
+      const stored = await this.hub.complete(
+        runId,
+        (events) => recordTurn(this.ds, runId, project, result, events, moved),
+        {
+          waitMs: this.config.runRecordWaitMs,
+          notStored: OUTCOME_NOT_STORED,
+        },
+      );
       // the synchronous API answers 503 for an outcome it could not store (the stream got the same error)
       return stored === 'stored' || r.error ? r : { ...r, error: OUTCOME_NOT_STORED };
     };
     return run().finally(() => clearTimeout(timer));
-  }
-
-  /**
-   * One statement (one commit) at the end of a turn: the run's outcome, the events not yet stored
-   * (`close` last) and, on a project, the assistant's history entry. The reply is kept once, by the
-   * history entry (besides the stream's content events): not on the run row (`runs.reply` is only filled
-   * for a run without a history entry, the demo) nor in the stored `done` (docs/decisions/runtime.md).
-   *
-   * The write applies once: it only touches a run still `running`, so a background retry after a
-   * write that did land (its answer lost with the connection) adds no second ending to the events.
-   */
-  private async record(
-    runId: string,
-    project: Project | null,
-    r: TurnResult,
-    events: HubEvent[],
-    sc: StageChange | null,
-  ) {
-    // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply);
-    // an Advance's user entry (stored even without a message) records the stage move
-    const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0 || r.state !== 'done');
-    const lastSeq = events.length ? events[events.length - 1].seq : 0;
-    await this.ds.query(
-      `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 AND state = 'running' RETURNING id),
-            sc AS (UPDATE messages SET stage_change = $16 FROM u WHERE $16::jsonb IS NOT NULL AND messages.run_id = u.id AND messages.role = 'user'),
-            ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING),
-            -- checkpoints are compacted when the run ends, unless it can still be resumed (docs/decisions/runtime.md)
-            cp AS (DELETE FROM run_checkpoints c USING u WHERE c.run_id = u.id AND $2 <> 'interrupted')
-       INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error)
-       SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5 FROM u WHERE $11
-         AND NOT EXISTS (SELECT 1 FROM messages WHERE run_id = $1 AND role = 'assistant')`,
-      [
-        runId,
-        r.state,
-        r.reply,
-        JSON.stringify(r.usage),
-        r.error ? JSON.stringify(r.error) : null,
-        r.stage,
-        r.node_key,
-        project?.id ?? null,
-        r.agent?.id ?? null,
-        JSON.stringify(r.tool_calls),
-        keep,
-        lastSeq,
-        // the reply is stored once, in history (or on the run row for a demo): the stored `done` leaves
-        // it out and a replay from the database puts it back (run-hub.ts, subscribe)
-        JSON.stringify(events.map((e) => (e.event === 'done' ? { ...e, data: withoutReply(e.data) } : e))),
-        r.reply_node_key ?? r.node_key,
-        MESSAGE_STATE[r.state],
-        sc ? JSON.stringify(sc) : null,
-      ],
-    );
   }
 
   async cancel(user: AuthUser, runId: string) {
