@@ -111,6 +111,41 @@ describe('per-tool approval', () => {
     expect(narrowed.body.tools_requiring_approval).toEqual([]);
   });
 
+  test('pack export carries tools_requiring_approval; import checks it and restores it', async () => {
+    const skill = await a.post('/studio/api/skills', {
+      name: 'Exported skill',
+      tool_allowlist: ['edit_file'],
+      tools_requiring_approval: ['edit_file'],
+    });
+    const agent = await a.post('/studio/api/agents', {
+      name: 'Exported agent',
+      skill_ids: [skill.body.id],
+      tool_allowlist: ['read_file', 'write_file'],
+      tools_requiring_approval: ['write_file'],
+    });
+    const pack = await a.post('/studio/api/workflows', { name: 'Exported approval pack', domain: 'pdlc' });
+    await a.put(`/studio/api/workflows/${pack.body.id}/graph`, {
+      nodes: [{ node_key: 'n', type: 'agent', agent_id: agent.body.id, stage_label: 'discover' }],
+      edges: [{ from_node: 'start', to_node: 'n' }],
+    });
+    const doc = (await a.post(`/studio/api/workflows/${pack.body.id}/export`, {})).body;
+    expect(doc.skills[0].tools_requiring_approval).toEqual(['edit_file']);
+    expect(doc.agents[0].tools_requiring_approval).toEqual(['write_file']);
+
+    const other = await newUser(t.url, a, 'approval-importer');
+    const imported = await other.post('/studio/api/workflows/import', doc);
+    expect(imported.status).toBe(201);
+    const agents = (await other.get('/studio/api/agents')).body.filter((x: { is_system: boolean }) => !x.is_system);
+    expect(agents.map((x: { tools_requiring_approval: string[] }) => x.tools_requiring_approval)).toEqual([
+      ['write_file'],
+    ]);
+    // a name outside the item's allowlist is refused, naming the field
+    doc.agents[0].tools_requiring_approval = ['edit_file'];
+    const bad = await other.post('/studio/api/workflows/import', doc);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toContain('agents[0].tools_requiring_approval[0]');
+  });
+
   test('approve: the turn stops before the tool, the project waits, the approved call runs as the same run', async () => {
     const { runId, callId, lastSeq } = await pending('approve-it');
     // nothing written; the run, the project state and history show the pending call
