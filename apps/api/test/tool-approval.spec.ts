@@ -185,6 +185,11 @@ describe('per-tool approval', () => {
     expect((await a.post(url, { decision: 'reject' })).status).toBe(400);
     expect((await a.post(url, { decision: 'edit', arguments: [1] })).status).toBe(400);
     expect((await a.post(url, { decision: 'approve', reason: 'x' })).status).toBe(400);
+    // the limits: a reason of at most 4,096 characters, edited arguments of at most 65,536 characters of JSON
+    expect((await a.post(url, { decision: 'reject', reason: 'r'.repeat(4097) })).status).toBe(400);
+    const huge = await a.post(url, { decision: 'edit', arguments: { content: 'x'.repeat(65_536) } });
+    expect(huge.status).toBe(400);
+    expect(huge.body.errors[0].field).toBe('arguments');
     const wrong = await a.post(`/agent/runs/${runId}/approvals/call_other`, { decision: 'approve' });
     expect(wrong.status).toBe(409);
     expect(wrong.body.pending_call_id).toBe(callId);
@@ -238,6 +243,16 @@ describe('per-tool approval', () => {
     expect(history.body.messages.at(-1).tool_calls).toEqual([
       { name: 'write_file', arguments: { path: 'b.md', content: 'edited' }, ok: true },
     ]);
+  });
+
+  test('two decisions at once: one applies, the other is 409', async () => {
+    const { runId, callId, lastSeq } = await pending('race-it');
+    const url = `/agent/runs/${runId}/approvals/${callId}`;
+    const both = await Promise.all([a.post(url, { decision: 'approve' }), a.post(url, { decision: 'approve' })]);
+    expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
+    const events = await rest(a, t.url, runId, lastSeq);
+    expect(events.filter((e) => e.event === 'tool_result')).toHaveLength(1);
+    expect(events.at(-2)!.data.state).toBe('done');
   });
 
   test('an MCP tool requiring approval stops, and runs once approved', async () => {
