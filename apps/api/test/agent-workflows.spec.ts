@@ -132,6 +132,7 @@ describe('/agent/workflows', () => {
         stages: STAGES,
         awaiting_gate: null,
         running_run_id: null,
+        awaiting_approval: null,
       });
       const g = await a.get('/agent/workflows/beta');
       assert.equal(g.status, 200);
@@ -151,6 +152,7 @@ describe('/agent/workflows', () => {
         stages: [],
         awaiting_gate: null,
         running_run_id: null,
+        awaiting_approval: null,
       });
       const s1 = await a.put('/agent/workflows/existing', { domain: 'agent-test', stage: 'verify', pack_id: sysId });
       assert.equal(s1.body.stage, 'verify');
@@ -163,6 +165,7 @@ describe('/agent/workflows', () => {
         stages: ['draft', 'final'],
         awaiting_gate: null,
         running_run_id: null,
+        awaiting_approval: null,
       });
       assert.equal(
         (await a.get('/studio/api/projects/existing')).body.name,
@@ -303,6 +306,7 @@ describe('/agent/workflows', () => {
         stages: STAGES,
         awaiting_gate: null,
         running_run_id: null,
+        awaiting_approval: null,
       });
       await assert.rejects(projects.findOwned(await me(b), 'chat-pack'), (e: { status: number }) => e.status === 404);
     });

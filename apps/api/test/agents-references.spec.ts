@@ -95,6 +95,7 @@ describe('agents', () => {
       name: 'one',
       prompt_md: 'first prompt',
       tool_allowlist: ['read_file', 'docs/search', 'search_files'],
+      tools_requiring_approval: ['docs/search'],
     });
     const s2 = await skill(a, { name: 'two', prompt_md: 'second prompt', tool_allowlist: ['write_file'] });
     const empty = await skill(a, { name: 'empty' });
@@ -105,6 +106,7 @@ describe('agents', () => {
       model_id: m.id,
       skill_ids: [s2.id, empty.id, s1.id],
       tool_allowlist: ['write_file', 'kit/echo', 'list_files'],
+      tools_requiring_approval: ['write_file', 'kit/echo'],
       max_iterations: 3,
     });
     const r = await agents.resolveForRuntime(userA, ag.body.id);
@@ -116,6 +118,8 @@ describe('agents', () => {
       skill_prompts: ['second prompt', 'first prompt'],
       tools: ['write_file', 'list_files', 'read_file', 'search_files'],
       external_tools: ['kit/echo', 'docs/search'],
+      // per-tool approval: the agent's own ∪ its skills'
+      tools_requiring_approval: ['write_file', 'kit/echo', 'docs/search'],
       max_iterations: 3,
       model: {
         provider: 'vendor_a',

@@ -27,6 +27,7 @@ const RECORD_KEYS = [
   'skill_ids',
   'system_prompt',
   'tool_allowlist',
+  'tools_requiring_approval',
   'updated_at',
 ];
 

@@ -19,6 +19,7 @@ const RECORD_KEYS = [
   'owner_id',
   'prompt_md',
   'tool_allowlist',
+  'tools_requiring_approval',
   'updated_at',
 ];
 

@@ -778,6 +778,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/runs/{id}/approvals/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Chat: approve */
+        post: operations["Chat_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/runs/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1014,6 +1031,8 @@ export interface components {
             prompt_md: string;
             /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool */
             tool_allowlist: string[];
+            /** @description names from tool_allowlist whose calls wait for approval */
+            tools_requiring_approval: string[];
             artifact_hint: string;
             /** Format: date-time */
             created_at: string;
@@ -1028,6 +1047,8 @@ export interface components {
             prompt_md?: string;
             /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
             tool_allowlist?: string[];
+            /** @description names from tool_allowlist (workspace tools or server/tool) whose calls stop the run `awaiting_approval` until the user decides (docs/API.md, "Per-tool approval") */
+            tools_requiring_approval?: string[];
             /**
              * @description where this skill usually writes its output
              * @example docs/prd.md
@@ -1042,6 +1063,8 @@ export interface components {
             prompt_md?: string;
             /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
             tool_allowlist?: string[];
+            /** @description names from tool_allowlist (workspace tools or server/tool) whose calls stop the run `awaiting_approval` until the user decides (docs/API.md, "Per-tool approval") */
+            tools_requiring_approval?: string[];
             /**
              * @description where this skill usually writes its output
              * @example docs/prd.md
@@ -1061,6 +1084,8 @@ export interface components {
             skill_ids: number[];
             /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool */
             tool_allowlist: string[];
+            /** @description names from tool_allowlist whose calls wait for approval (at run time: the agent's ∪ its skills') */
+            tools_requiring_approval: string[];
             max_iterations: number;
             /** Format: date-time */
             created_at: string;
@@ -1080,6 +1105,8 @@ export interface components {
             skill_ids?: number[];
             /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
             tool_allowlist?: string[];
+            /** @description names from tool_allowlist (workspace tools or server/tool) whose calls stop the run `awaiting_approval` until the user decides (docs/API.md, "Per-tool approval") */
+            tools_requiring_approval?: string[];
             /** @description model calls per turn at most; 8 when absent on create */
             max_iterations?: number;
         };
@@ -1096,6 +1123,8 @@ export interface components {
             skill_ids?: number[];
             /** @description workspace tools (list_files, read_file, write_file, edit_file, search_files) and MCP server tools as server/tool; duplicates are removed, order kept */
             tool_allowlist?: string[];
+            /** @description names from tool_allowlist (workspace tools or server/tool) whose calls stop the run `awaiting_approval` until the user decides (docs/API.md, "Per-tool approval") */
+            tools_requiring_approval?: string[];
             /** @description model calls per turn at most; 8 when absent on create */
             max_iterations?: number;
         };
@@ -1157,6 +1186,8 @@ export interface components {
             description?: string;
             prompt_md?: string;
             tool_allowlist?: string[];
+            /** @description names from tool_allowlist whose calls wait for approval */
+            tools_requiring_approval?: string[];
             artifact_hint?: string;
         };
         PackAgentDoc: {
@@ -1170,6 +1201,8 @@ export interface components {
             /** @description skills[].ref values */
             skill_refs?: string[];
             tool_allowlist?: string[];
+            /** @description names from tool_allowlist whose calls wait for approval */
+            tools_requiring_approval?: string[];
             max_iterations?: number;
         };
         PackNodeDoc: {
@@ -1430,6 +1463,16 @@ export interface components {
             /** @description alias of workflows */
             domains: components["schemas"]["PackListItemView"][];
         };
+        AwaitingApprovalView: {
+            call_id: string;
+            /** @description the allowlist name: a workspace tool, or `server/tool` for an MCP tool */
+            name: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            run_id: string;
+        };
         WorkflowStateView: {
             project_slug: string;
             domain: string | null;
@@ -1439,6 +1482,8 @@ export interface components {
             awaiting_gate: components["schemas"]["AwaitingGateView"] | null;
             /** @description the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0) */
             running_run_id: string | null;
+            /** @description the tool call of the project's turn that waits for a decision (its run is `awaiting_approval`); new turns get 409 until it is decided */
+            awaiting_approval: components["schemas"]["AwaitingApprovalView"] | null;
         };
         BindWorkflowDto: {
             /**
@@ -1511,6 +1556,14 @@ export interface components {
             input_tokens: number;
             output_tokens: number;
         };
+        PendingApprovalView: {
+            call_id: string;
+            /** @description the allowlist name: a workspace tool, or `server/tool` for an MCP tool */
+            name: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+        };
         ChatResponseView: {
             run_id: string;
             reply: string;
@@ -1524,6 +1577,8 @@ export interface components {
             files_changed: components["schemas"]["FileChangeSummary"][];
             awaiting_gate: components["schemas"]["GateView"] | null;
             usage: components["schemas"]["UsageView"];
+            /** @description the turn stopped at this tool call, awaiting approval (POST /agent/runs/{run_id}/approvals/{call_id}) */
+            pending_approval: components["schemas"]["PendingApprovalView"] | null;
         };
         DemoDto: {
             message: string;
@@ -1627,6 +1682,14 @@ export interface components {
             stage: string;
             next_stage: string | null;
         };
+        ApprovalEvent: {
+            call_id: string;
+            /** @description the allowlist name: a workspace tool, or `server/tool` for an MCP tool */
+            name: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+        };
         ErrorEvent: {
             /** @example max_iterations */
             code: string;
@@ -1641,7 +1704,7 @@ export interface components {
             reply: string;
             usage: components["schemas"]["UsageData"];
             /** @enum {string} */
-            state: "done" | "error" | "cancelled" | "interrupted";
+            state: "done" | "error" | "cancelled" | "interrupted" | "awaiting_approval";
         };
         CloseEvent: Record<string, never>;
         TurnErrorView: {
@@ -1665,14 +1728,16 @@ export interface components {
             agent_id: number | null;
             tool_calls: components["schemas"]["ToolCallSummary"][];
             /**
-             * @description how the turn ended: `stopped` (cancelled; the partial reply is kept), `failed` (see `error`), `interrupted` (a restart or shutdown); always `done` for user messages
+             * @description how the turn ended: `stopped` (cancelled; the partial reply is kept), `failed` (see `error`), `interrupted` (a restart or shutdown), `awaiting_approval` (a tool call waits for a decision: `pending_approval`); always `done` for user messages
              * @enum {string}
              */
-            state: "done" | "stopped" | "failed" | "interrupted";
+            state: "done" | "stopped" | "failed" | "interrupted" | "awaiting_approval";
             /** @description why a failed (or stopped, interrupted) turn ended */
             error: components["schemas"]["TurnErrorView"] | null;
             /** @description on the user entry of an Advance (a gate approval): the stage move it made; its `content` is empty when the Advance came without a message */
             stage_change: components["schemas"]["StageChangeView"] | null;
+            /** @description assistant, state `awaiting_approval`: the tool call waiting for a decision (POST /agent/runs/{id}/approvals/{call_id}) */
+            pending_approval: components["schemas"]["PendingApprovalView"] | null;
             /** @description assistant: its turn was resumed after a restart (docs/API.md, "Durable runs") */
             resumed: boolean;
             /** Format: date-time */
@@ -1688,7 +1753,9 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            state: "running" | "done" | "error" | "cancelled" | "interrupted";
+            state: "running" | "done" | "error" | "cancelled" | "interrupted" | "awaiting_approval";
+            /** @description the tool call waiting for a decision while the state is `awaiting_approval` */
+            pending_approval: components["schemas"]["PendingApprovalView"] | null;
             /** @enum {string} */
             mode: "chat" | "stream" | "demo";
             /** @description null for a demo run */
@@ -1720,6 +1787,23 @@ export interface components {
             state: "running";
             /** @description how many times the run has been started, this resume included */
             attempts: number;
+        };
+        ApprovalDecisionDto: {
+            /**
+             * @description `approve`: the tool runs; `reject`: it does not, the model reads `reason` as its result; `edit`: it runs with `arguments`
+             * @enum {string}
+             */
+            decision: "approve" | "reject" | "edit";
+            /** @description reject only (required): why, for the model */
+            reason?: string;
+            /** @description edit only (required): the arguments the tool runs with (a JSON object, at most 65536 characters) */
+            arguments?: {
+                [key: string]: unknown;
+            };
+        };
+        ApprovalAcceptedView: {
+            /** Format: uuid */
+            run_id: string;
         };
         CancelView: {
             run_id: string;
@@ -4501,7 +4585,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events. Each event: `id: <run_id>:<seq>`, `event: <name>`, `data: <JSON>`; a comment line every 15 s while quiet. Reconnect with `Last-Event-ID: <run_id>:<seq>` (or `last_event_id`) to replay after seq and continue live. Events, in order: `status` (StatusEvent) first; `pack` (PackEvent); `workflow` (WorkflowEvent), again as the last event before `done`; `stage` (StageEvent) on every stage move; `node` (NodeEvent) around every node; `agent` (AgentEvent) when an agent node starts; `content` (ContentEvent) as model text streams; `tool_call` (ToolCallEvent) before a tool runs and `tool_result` (ToolResultEvent) after; `files_changed` (FilesChangedEvent) after workspace writes; `awaiting_gate` (AwaitingGateEvent) when a gate stops the turn; `error` (ErrorEvent) on failure; `done` (DoneEvent) when the turn is over; `close` (CloseEvent, `{}`) last. */
+            /** @description Server-sent events. Each event: `id: <run_id>:<seq>`, `event: <name>`, `data: <JSON>`; a comment line every 15 s while quiet. Reconnect with `Last-Event-ID: <run_id>:<seq>` (or `last_event_id`) to replay after seq and continue live. Events, in order: `status` (StatusEvent) first; `pack` (PackEvent); `workflow` (WorkflowEvent), again as the last event before `done`; `stage` (StageEvent) on every stage move; `node` (NodeEvent) around every node; `agent` (AgentEvent) when an agent node starts; `content` (ContentEvent) as model text streams; `tool_call` (ToolCallEvent) before a tool runs and `tool_result` (ToolResultEvent) after; `files_changed` (FilesChangedEvent) after workspace writes; `awaiting_gate` (AwaitingGateEvent) when a gate stops the turn; `approval` (ApprovalEvent) when a tool call requiring approval stops the turn (`done` state `awaiting_approval`; decide with POST /agent/runs/{id}/approvals/{call_id}); `error` (ErrorEvent) on failure; `done` (DoneEvent) when the turn is over; `close` (CloseEvent, `{}`) last. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4673,7 +4757,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events. Each event: `id: <run_id>:<seq>`, `event: <name>`, `data: <JSON>`; a comment line every 15 s while quiet. Reconnect with `Last-Event-ID: <run_id>:<seq>` (or `last_event_id`) to replay after seq and continue live. Events, in order: `status` (StatusEvent) first; `pack` (PackEvent); `workflow` (WorkflowEvent), again as the last event before `done`; `stage` (StageEvent) on every stage move; `node` (NodeEvent) around every node; `agent` (AgentEvent) when an agent node starts; `content` (ContentEvent) as model text streams; `tool_call` (ToolCallEvent) before a tool runs and `tool_result` (ToolResultEvent) after; `files_changed` (FilesChangedEvent) after workspace writes; `awaiting_gate` (AwaitingGateEvent) when a gate stops the turn; `error` (ErrorEvent) on failure; `done` (DoneEvent) when the turn is over; `close` (CloseEvent, `{}`) last. */
+            /** @description Server-sent events. Each event: `id: <run_id>:<seq>`, `event: <name>`, `data: <JSON>`; a comment line every 15 s while quiet. Reconnect with `Last-Event-ID: <run_id>:<seq>` (or `last_event_id`) to replay after seq and continue live. Events, in order: `status` (StatusEvent) first; `pack` (PackEvent); `workflow` (WorkflowEvent), again as the last event before `done`; `stage` (StageEvent) on every stage move; `node` (NodeEvent) around every node; `agent` (AgentEvent) when an agent node starts; `content` (ContentEvent) as model text streams; `tool_call` (ToolCallEvent) before a tool runs and `tool_result` (ToolResultEvent) after; `files_changed` (FilesChangedEvent) after workspace writes; `awaiting_gate` (AwaitingGateEvent) when a gate stops the turn; `approval` (ApprovalEvent) when a tool call requiring approval stops the turn (`done` state `awaiting_approval`; decide with POST /agent/runs/{id}/approvals/{call_id}); `error` (ErrorEvent) on failure; `done` (DoneEvent) when the turn is over; `close` (CloseEvent, `{}`) last. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4719,6 +4803,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResumeView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalDecisionDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalAcceptedView"];
                 };
             };
             /** @description Client error (problem+json) */

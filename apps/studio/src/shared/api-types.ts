@@ -85,6 +85,7 @@ export interface SkillInput {
   description?: string;
   prompt_md?: string;
   tool_allowlist?: AllowedTool[];
+  tools_requiring_approval?: AllowedTool[];
   artifact_hint?: string;
 }
 
@@ -97,6 +98,7 @@ export interface AgentInput {
   model_id?: number | null;
   skill_ids?: number[];
   tool_allowlist?: AllowedTool[];
+  tools_requiring_approval?: AllowedTool[];
   max_iterations?: number;
 }
 
@@ -154,6 +156,10 @@ export interface ProjectInput {
 export type AwaitingGate = Schema<'AwaitingGateView'>;
 
 export type WorkflowState = Schema<'WorkflowStateView'>;
+/** A tool call waiting for the user's decision (docs/API.md, "Per-tool approval"). */
+export type AwaitingApproval = Schema<'AwaitingApprovalView'>;
+export type ApprovalDecision = Schema<'ApprovalDecisionDto'>;
+export type RunInfo = Schema<'RunView'>;
 
 export interface BindWorkflowInput {
   domain: string;

@@ -17,5 +17,7 @@ export class Agent extends OwnedEntity {
   @Column({ type: 'integer', nullable: true }) model_id: number | null;
   @Column({ type: 'integer', array: true, default: () => "'{}'" }) skill_ids: number[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tool_allowlist: string[];
+  /** allowlist names whose calls wait for the user's approval (a subset of tool_allowlist) */
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) tools_requiring_approval: string[];
   @Column({ type: 'integer', default: 8 }) max_iterations: number;
 }

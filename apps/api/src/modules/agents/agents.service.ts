@@ -16,7 +16,7 @@ import type { ResolvedAgent, ResolvedModel } from '../runtime/runtime.types';
 import { Skill } from '../skills/skill.entity';
 import { SkillsService } from '../skills/skills.service';
 import { isMcpToolName } from '../mcp-servers/mcp-tool-name';
-import { isToolName, normaliseToolAllowlist } from '../skills/tool-allowlist';
+import { approvalPatch, isToolName, normaliseApprovalList, normaliseToolAllowlist } from '../skills/tool-allowlist';
 import { Agent } from './agent.entity';
 import { DEFAULT_MAX_ITERATIONS, type CreateAgentDto, type UpdateAgentDto } from './dto/agent.dto';
 import { isDbId } from '../../platform/database/db-id';
@@ -30,6 +30,7 @@ interface RuntimeSkill {
   id: number;
   prompt_md: string;
   tool_allowlist: string[];
+  tools_requiring_approval: string[];
 }
 
 /** One row of resolveForRuntime's statement: the agent, its model's columns (m_*) and its visible skills. */
@@ -41,6 +42,7 @@ interface RuntimeAgentRow {
   model_id: number | null;
   skill_ids: number[];
   tool_allowlist: string[];
+  tools_requiring_approval: string[];
   max_iterations: number;
   m_id: number | null;
   m_provider: Model['provider'];
@@ -74,6 +76,7 @@ export class AgentsService {
 
   async create(user: AuthUser, dto: CreateAgentDto): Promise<Agent> {
     const tools = normaliseToolAllowlist(dto.tool_allowlist ?? []);
+    const approval = normaliseApprovalList(dto.tools_requiring_approval ?? [], tools);
     const skillIds = uniq(dto.skill_ids ?? []);
     return this.ds.transaction(async (m) => {
       await this.checkReferences(user, m, dto.model_id ?? null, skillIds);
@@ -88,6 +91,7 @@ export class AgentsService {
           model_id: dto.model_id ?? null,
           skill_ids: skillIds,
           tool_allowlist: tools,
+          tools_requiring_approval: approval,
           max_iterations: dto.max_iterations ?? DEFAULT_MAX_ITERATIONS,
         }),
       );
@@ -97,7 +101,7 @@ export class AgentsService {
 
   async update(user: AuthUser, id: number, dto: UpdateAgentDto): Promise<Agent> {
     return this.ds.transaction(async (m) => {
-      await this.records.findWritable(user, id, m);
+      const stored = await this.records.findWritable(user, id, m);
       const patch: Partial<Agent> = {};
       if (dto.name !== undefined) patch.name = dto.name;
       if (dto.role !== undefined) patch.role = dto.role;
@@ -106,6 +110,12 @@ export class AgentsService {
       if (dto.skill_ids !== undefined) patch.skill_ids = uniq(dto.skill_ids);
       if (dto.tool_allowlist !== undefined) patch.tool_allowlist = normaliseToolAllowlist(dto.tool_allowlist);
       if (dto.max_iterations !== undefined) patch.max_iterations = dto.max_iterations;
+      const approval = approvalPatch(
+        dto.tools_requiring_approval,
+        stored.tools_requiring_approval,
+        patch.tool_allowlist ?? stored.tool_allowlist,
+      );
+      if (approval) patch.tools_requiring_approval = approval;
       await this.checkReferences(user, m, patch.model_id ?? null, patch.skill_ids ?? []);
       if (Object.keys(patch).length) await this.records.repository(m).update({ id }, patch);
       return this.records.findVisible(user, id, m);
@@ -147,10 +157,10 @@ export class AgentsService {
     if (!isDbId(agentId)) return null;
     // One statement per turn: the agent, its model (with the sealed key) and its visible skills.
     const rows: RuntimeAgentRow[] = await this.ds.query(
-      `SELECT a.id, a.name, a.role, a.system_prompt, a.model_id, a.skill_ids, a.tool_allowlist, a.max_iterations,
+      `SELECT a.id, a.name, a.role, a.system_prompt, a.model_id, a.skill_ids, a.tool_allowlist, a.tools_requiring_approval, a.max_iterations,
               m.id AS m_id, m.provider AS m_provider, m.model_id AS m_model_id, m.api_base AS m_api_base,
               m.api_key_sealed AS m_api_key_sealed, m.temperature AS m_temperature, m.max_tokens AS m_max_tokens,
-              (SELECT coalesce(json_agg(json_build_object('id', s.id, 'prompt_md', s.prompt_md, 'tool_allowlist', s.tool_allowlist)), '[]'::json)
+              (SELECT coalesce(json_agg(json_build_object('id', s.id, 'prompt_md', s.prompt_md, 'tool_allowlist', s.tool_allowlist, 'tools_requiring_approval', s.tools_requiring_approval)), '[]'::json)
                  FROM skills s WHERE s.id = ANY(a.skill_ids) AND ${visibleSql('s', '$2')}) AS skills
          FROM agents a
          LEFT JOIN models m ON m.id = a.model_id AND ${visibleSql('m', '$2')}
@@ -183,6 +193,11 @@ export class AgentsService {
       external_tools: uniq([...agent.tool_allowlist, ...skills.flatMap((sk) => sk.tool_allowlist)]).filter(
         isMcpToolName,
       ),
+      // per-tool approval: the agent's own ∪ its skills' (docs/decisions/runtime.md)
+      tools_requiring_approval: uniq([
+        ...agent.tools_requiring_approval,
+        ...skills.flatMap((sk) => sk.tools_requiring_approval),
+      ]),
       max_iterations: agent.max_iterations,
       model,
     };

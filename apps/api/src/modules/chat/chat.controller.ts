@@ -50,6 +50,8 @@ import { STREAM_EVENT_DOC, StreamEventModels } from './dto/stream-events.dto';
 import { RunHub } from './run-hub';
 import { HistoryService } from './history.service';
 import { RunRecovery } from './run-recovery.service';
+import { RunApprovals } from './run-approvals.service';
+import { ApprovalAcceptedView, ApprovalDecisionDto } from './dto/approval.dto';
 import { RunsService } from './runs.service';
 import { Heartbeats } from './heartbeats';
 import { StreamSlots } from './stream-slots';
@@ -71,6 +73,7 @@ export class ChatController {
     private readonly runsService: RunsService,
     private readonly historyService: HistoryService,
     private readonly recovery: RunRecovery,
+    private readonly approvals: RunApprovals,
     private readonly slots: StreamSlots,
     private readonly runtime: RuntimeService,
     private readonly heartbeats: Heartbeats,
@@ -104,6 +107,7 @@ export class ChatController {
       files_changed: r.files_changed.map(({ path, change }) => ({ path, change })),
       awaiting_gate: r.awaiting_gate,
       usage: r.usage,
+      pending_approval: r.approval ?? null,
     };
   }
 
@@ -263,6 +267,19 @@ export class ChatController {
   @ApiAcceptedResponse({ type: ResumeView })
   resume(@CurrentUser() user: AuthUser, @Param('id') id: string) {
     return this.recovery.resumeOnDemand(user, id);
+  }
+
+  /** Per-tool approval (docs/API.md): the decision on the run's pending call; the run goes on as the same run. */
+  @Post('runs/:id/approvals/:call_id')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: ApprovalAcceptedView })
+  approve(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Param('call_id') callId: string,
+    @Body() dto: ApprovalDecisionDto,
+  ) {
+    return this.approvals.decide(user, id, callId, dto);
   }
 
   @Post('runs/:id/cancel')

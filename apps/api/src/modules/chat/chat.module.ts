@@ -13,6 +13,7 @@ import { Message } from './message.entity';
 import { HistoryService } from './history.service';
 import { RunCheckpoint } from './run-checkpoint.entity';
 import { RunEvent } from './run-event.entity';
+import { RunApprovals } from './run-approvals.service';
 import { RunRecovery } from './run-recovery.service';
 import { RunAdmission } from './run-admission';
 import { RunsService } from './runs.service';
@@ -30,7 +31,17 @@ import { StreamSlots } from './stream-slots';
     McpServersModule,
   ],
   controllers: [ChatController],
-  providers: [ChatService, RunHub, StreamSlots, Heartbeats, RunAdmission, RunsService, HistoryService, RunRecovery],
+  providers: [
+    ChatService,
+    RunHub,
+    StreamSlots,
+    Heartbeats,
+    RunAdmission,
+    RunsService,
+    HistoryService,
+    RunRecovery,
+    RunApprovals,
+  ],
   exports: [ChatService],
 })
 export class ChatModule {}

@@ -205,7 +205,8 @@ export class ChatService {
       // system agents only, always on the server's default model
       loadAgent: async (id) => {
         const a = await this.agents.resolveForRuntime(null, id);
-        return a ? { ...a, model: null } : null;
+        // a demo run has no checkpoints to wait on: no call of it stops for approval
+        return a ? { ...a, model: null, tools_requiring_approval: [] } : null;
       },
       saveState: async () => undefined,
       workspace: sampleWorkspace(),

@@ -40,6 +40,7 @@ export class HistoryService {
         state: m.state,
         error: m.error,
         stage_change: m.stage_change,
+        pending_approval: m.pending_approval,
         resumed: m.role === 'assistant' && m.run_id !== null && resumed.has(m.run_id),
         created_at: m.created_at,
       })),

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Project } from '../projects/project.entity';
+import type { PendingApproval } from '../runtime/runtime.types';
 import { Run } from './run.entity';
 
 /** A stage move asked for by the user: from, to, and the gate it approved (null when none was pending). */
@@ -9,7 +10,7 @@ export interface StageChange {
   gate: string | null;
 }
 
-export type MessageState = 'done' | 'stopped' | 'failed' | 'interrupted';
+export type MessageState = 'done' | 'stopped' | 'failed' | 'interrupted' | 'awaiting_approval';
 
 /** A project's chat history: user and assistant messages, with the assistant's tool calls. */
 @ForeignKey(() => Project, ['project_id'], ['id'], { name: 'messages_project_id_fkey', onDelete: 'CASCADE' })
@@ -31,9 +32,11 @@ export class Message {
     ok: boolean;
   }>;
   /** how the assistant's turn ended; always `done` for a user message */
-  @Column({ type: 'varchar', length: 16, default: 'done' }) state: MessageState;
+  @Column({ type: 'varchar', length: 32, default: 'done' }) state: MessageState;
   @Column({ type: 'jsonb', nullable: true }) error: { code: string; message: string } | null;
   /** set on the user's entry of a turn that moved the project (Advance, a gate approval) */
   @Column({ type: 'jsonb', nullable: true }) stage_change: StageChange | null;
+  /** the tool call waiting for a decision (state `awaiting_approval`; docs/decisions/runtime.md) */
+  @Column({ type: 'jsonb', nullable: true }) pending_approval: PendingApproval | null;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
 }

@@ -1,6 +1,6 @@
 /**
  * Admission of turns (docs/API.md "Turns", docs/OPERATIONS.md "Limits"): one running turn per project
- * (`409 turn_in_progress` naming it) and at most MAX_RUNS_PER_USER running turns per user (`429`), decided
+ * (`409 turn_in_progress` naming it; `409 approval_pending` while its turn waits for a tool call's approval) and at most MAX_RUNS_PER_USER running turns per user (`429`), decided
  * in the database so that concurrent requests cannot both get in; demo runs are capped per client. With
  * `multitask: "enqueue"` a turn for a busy project waits for the running one to end instead of 409.
  */
@@ -28,6 +28,31 @@ export const turnInProgress = (slug: string, runId: string) =>
     undefined,
     { run_id: runId },
   );
+
+/** A project whose turn stopped at a tool call awaiting approval takes no new turn until it is decided. */
+export const approvalPending = (slug: string, runId: string) =>
+  new DomainError(
+    'approval_pending',
+    `A turn on project ${slug} (run ${runId}) is waiting for a tool call to be approved: decide it (POST /agent/runs/${runId}/approvals/{call_id}) first.`,
+    undefined,
+    undefined,
+    { run_id: runId },
+  );
+
+/** The 409 for a project whose unfinished turn (running, or awaiting approval) kept a turn out. */
+export async function unfinishedTurn(
+  ds: DataSource,
+  project: Pick<Project, 'id' | 'slug'>,
+): Promise<DomainError | null> {
+  const [other]: Array<{ id: string; state: string }> = await ds.query(
+    `SELECT id, state FROM runs WHERE project_id = $1 AND state IN ('running', 'awaiting_approval')`,
+    [project.id],
+  );
+  if (!other) return null;
+  return other.state === 'awaiting_approval'
+    ? approvalPending(project.slug, other.id)
+    : turnInProgress(project.slug, other.id);
+}
 
 @Injectable()
 export class RunAdmission {
@@ -114,12 +139,8 @@ export class RunAdmission {
       });
     } catch (e) {
       if (!(e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505')) throw e;
-      const [other]: Array<{ id: string }> = await this.ds.query(
-        `SELECT id FROM runs WHERE project_id = $1 AND state = 'running'`,
-        [project.id],
-      );
-      if (!other) throw e;
-      throw turnInProgress(project.slug, other.id);
+      // the one-unfinished-turn index (running or awaiting approval; migration 1732300000045)
+      throw (await unfinishedTurn(this.ds, project)) ?? e;
     }
   }
 

@@ -287,7 +287,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
         await write();
         this.logger.log({ run_id: r.id, attempts: failures }, 'the run outcome is stored');
         r.unsettled = null;
-        setTimeout(() => this.live.delete(r.id), LINGER_MS).unref();
+        setTimeout(() => this.live.get(r.id) === r && this.live.delete(r.id), LINGER_MS).unref(); // unless it went live again
         return;
       } catch (err) {
         // still unavailable: the first failure was logged when the stream ended; the last one is kept
@@ -312,7 +312,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     r.markEnded();
     for (const l of r.listeners) l.end();
     r.listeners.clear();
-    if (linger) setTimeout(() => this.live.delete(r.id), LINGER_MS).unref();
+    if (linger) setTimeout(() => this.live.get(r.id) === r && this.live.delete(r.id), LINGER_MS).unref(); // unless it went live again
   }
 
   /**

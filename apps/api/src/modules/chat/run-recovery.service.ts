@@ -20,7 +20,7 @@ import type { Step } from '../runtime/step-log';
 import { WorkflowsService } from '../workflows/workflows.service';
 import { ChatService } from './chat.service';
 import { Message, type MessageState } from './message.entity';
-import { turnInProgress } from './run-admission';
+import { unfinishedTurn } from './run-admission';
 import { RunEvent } from './run-event.entity';
 import { RunHub } from './run-hub';
 import { Run, type RunInput, type RunState } from './run.entity';
@@ -95,14 +95,21 @@ export class RunRecovery implements OnApplicationBootstrap {
       });
     } catch (e) {
       if (e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505') {
-        const [other]: Array<{ id: string; slug: string }> = await this.ds.query(
-          `SELECT r.id, p.slug FROM runs r JOIN projects p ON p.id = r.project_id WHERE r.project_id = $1 AND r.state = 'running'`,
-          [run.project_id],
-        );
-        if (other) throw turnInProgress(other.slug, other.id);
+        // another unfinished turn (running, or awaiting approval) holds the project
+        const [p]: Array<{ slug: string }> = await this.ds.query('SELECT slug FROM projects WHERE id = $1', [
+          run.project_id,
+        ]);
+        const other = p && (await unfinishedTurn(this.ds, { id: run.project_id as number, slug: p.slug }));
+        if (other) throw other;
       }
       throw e;
     }
+  }
+
+  /** A run back to `running` after a decision on its pending call (run-approvals.service.ts) goes on. */
+  resumeRun(run: Run): Promise<boolean> {
+    if (!resumable(run)) return this.fail(run, 'it recorded no input');
+    return this.resume(run);
   }
 
   /**
@@ -111,8 +118,6 @@ export class RunRecovery implements OnApplicationBootstrap {
    */
   private async resume(run: Run & { input: RunInput; owner_id: number; project_id: number }): Promise<boolean> {
     try {
-      if (run.attempts >= MAX_RESUME_ATTEMPTS)
-        return this.fail(run, `it was started ${run.attempts} times without finishing`);
       const [user]: AuthUser[] = await this.ds.query('SELECT id, username, is_admin FROM users WHERE id = $1', [
         run.owner_id,
       ]);
@@ -130,6 +135,10 @@ export class RunRecovery implements OnApplicationBootstrap {
                   (SELECT content FROM messages WHERE run_id = $1 AND role = 'user' LIMIT 1) AS message`,
           [run.id],
         );
+      // a start after a decision on a pending tool call (per-tool approval) is not a retry
+      const decisions = state.steps.filter((s) => s.step === 'decision').length;
+      if (run.attempts - decisions >= MAX_RESUME_ATTEMPTS)
+        return this.fail(run, `it was started ${run.attempts - decisions} times without finishing`);
       // the project's history before this run (later turns, after an interruption, are not its context)
       const recent: ChatMessage[] = await this.ds.query(
         `SELECT role, content FROM messages WHERE project_id = $1 AND content <> '' AND run_id IS DISTINCT FROM $2

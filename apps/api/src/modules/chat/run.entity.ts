@@ -1,10 +1,10 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { User } from '../auth/user.entity';
 import { Project } from '../projects/project.entity';
-import type { AwaitingGate } from '../runtime/runtime.types';
+import type { AwaitingGate, PendingApproval } from '../runtime/runtime.types';
 import { Workflow } from '../workflows/workflow.entity';
 
-export type RunState = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
+export type RunState = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted' | 'awaiting_approval';
 
 export interface RunInput {
   stage: string;
@@ -31,7 +31,7 @@ export class Run {
   @Column({ type: 'integer', nullable: true }) workflow_id: number | null;
   /** 'chat' | 'stream' | 'demo' */
   @Column({ type: 'varchar', length: 16 }) mode: string;
-  @Column({ type: 'varchar', length: 16 }) state: RunState;
+  @Column({ type: 'varchar', length: 32 }) state: RunState;
   @Column({ type: 'varchar', length: 64, nullable: true }) stage: string | null;
   @Column({ type: 'varchar', length: 64, nullable: true }) node_key: string | null;
   @Column({ type: 'text', default: '' }) reply: string;
@@ -45,6 +45,8 @@ export class Run {
   @Column({ type: 'integer', default: 1 }) attempts: number;
   /** what the turn was asked (a resume starts it again from here): the project's stage and gate then, advance, node_key */
   @Column({ type: 'jsonb', nullable: true }) input: RunInput | null;
+  /** the tool call waiting for a decision while the state is `awaiting_approval` (docs/decisions/runtime.md) */
+  @Column({ type: 'jsonb', nullable: true }) pending_approval: PendingApproval | null;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
   @Column({ type: 'timestamptz', nullable: true }) finished_at: Date | null;
 }

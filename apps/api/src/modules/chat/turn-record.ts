@@ -13,6 +13,7 @@ export const MESSAGE_STATE: Record<TurnResult['state'], MessageState> = {
   cancelled: 'stopped',
   error: 'failed',
   interrupted: 'interrupted',
+  awaiting_approval: 'awaiting_approval',
 };
 function withoutReply(data: unknown): unknown {
   if (!data || typeof data !== 'object') return data;
@@ -42,13 +43,13 @@ export async function recordTurn(
   const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0 || r.state !== 'done');
   const lastSeq = events.length ? events[events.length - 1].seq : 0;
   await ds.query(
-    `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12 WHERE id = $1 AND state = 'running' RETURNING id),
+    `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12, pending_approval = $17 WHERE id = $1 AND state = 'running' RETURNING id),
           sc AS (UPDATE messages SET stage_change = $16 FROM u WHERE $16::jsonb IS NOT NULL AND messages.run_id = u.id AND messages.role = 'user'),
           ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING),
           -- checkpoints are compacted when the run ends, unless it can still be resumed (docs/decisions/runtime.md)
-          cp AS (DELETE FROM run_checkpoints c USING u WHERE c.run_id = u.id AND $2 <> 'interrupted')
-     INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error)
-     SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5 FROM u WHERE $11
+          cp AS (DELETE FROM run_checkpoints c USING u WHERE c.run_id = u.id AND $2 NOT IN ('interrupted', 'awaiting_approval'))
+     INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error, pending_approval)
+     SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5, $17 FROM u WHERE $11
        AND NOT EXISTS (SELECT 1 FROM messages WHERE run_id = $1 AND role = 'assistant')`,
     [
       runId,
@@ -69,6 +70,7 @@ export async function recordTurn(
       r.reply_node_key ?? r.node_key,
       MESSAGE_STATE[r.state],
       sc ? JSON.stringify(sc) : null,
+      r.approval ? JSON.stringify(r.approval) : null,
     ],
   );
 }

@@ -1,4 +1,5 @@
 /** What the projects service answers with: a project, its workflow state and the packs it can bind (docs/API.md). */
+import type { PendingApproval } from '../runtime/runtime.types';
 import type { AwaitingGate, Project } from './project.entity';
 
 export interface WorkflowState {
@@ -10,6 +11,8 @@ export interface WorkflowState {
   awaiting_gate: AwaitingGate | null;
   /** The project's turn in flight, if any: a client re-attaches to it with `last_event_id` (docs/API.md). */
   running_run_id: string | null;
+  /** The project's turn stopped at a tool call waiting for a decision (docs/decisions/runtime.md). */
+  awaiting_approval: (PendingApproval & { run_id: string }) | null;
 }
 
 export interface ProjectRecord {

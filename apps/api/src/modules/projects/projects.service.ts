@@ -7,7 +7,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, In, QueryFailedError } from 'typeorm';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
 import { OwnedRecords, visibleSql } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
@@ -160,11 +160,13 @@ export class ProjectsService {
         .findOne({ where: { id: project.pack_id }, select: { id: true, stages: true } });
       stages = pack?.stages ?? [];
     }
+    // the project's unfinished turn: running, or stopped at a tool call awaiting approval (one at most)
     const running = await this.ds.getRepository(Run).findOne({
-      where: { project_id: project.id, state: 'running' },
-      select: { id: true },
+      where: { project_id: project.id, state: In(['running', 'awaiting_approval']) },
+      select: { id: true, state: true, pending_approval: true },
       order: { created_at: 'DESC' },
     });
+    const pending = running?.state === 'awaiting_approval' ? running.pending_approval : null;
     return {
       project_slug: project.slug,
       domain: project.domain,
@@ -172,7 +174,8 @@ export class ProjectsService {
       pack_id: project.pack_id,
       stages,
       awaiting_gate: project.awaiting_gate ?? null,
-      running_run_id: running?.id ?? null,
+      running_run_id: running?.state === 'running' ? running.id : null,
+      awaiting_approval: running && pending ? { run_id: running.id, ...pending } : null,
     };
   }
 

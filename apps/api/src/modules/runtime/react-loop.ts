@@ -18,6 +18,7 @@ import {
   type ToolCall,
   type ToolSpec,
 } from './providers/provider';
+import { decidedCall, decisionFor, rejectedOutcome, requiresApproval } from './approval';
 import { closeExternalTools, openExternalTools, runExternalTool, type OfferedExternalTools } from './external-tools';
 import type {
   ExternalTools,
@@ -179,14 +180,22 @@ async function* runLoop(
       const name = externalName ?? c.name;
       yield { event: 'tool_call', data: { call_id: c.id, name, arguments: c.arguments } };
       const key = input.keyPrefix && `${input.keyPrefix}.${call}.${i + 1}`;
-      const r = await toolStep(
-        input,
-        c,
-        key,
-        toolCtx,
-        externalName ? () => runExternalTool(external, externalName, c.arguments, signal, c.argumentsError) : undefined,
-      );
-      const record = { name, arguments: c.arguments, ok: r.ok };
+      // a call requiring approval runs only once a decision is recorded (approval.ts)
+      const d = requiresApproval(agent, name) ? await decisionFor(input.log, c, name) : null;
+      const run = d ? decidedCall(c, d) : c;
+      const r =
+        d?.decision === 'reject'
+          ? { ...rejectedOutcome(d.reason), wrote: [] as string[] }
+          : await toolStep(
+              input,
+              run,
+              key,
+              toolCtx,
+              externalName
+                ? () => runExternalTool(external, externalName, run.arguments, signal, run.argumentsError)
+                : undefined,
+            );
+      const record = { name, arguments: run.arguments, ok: r.ok };
       result.tool_calls.push(record);
       input.tally?.tool_calls.push(record);
       yield {

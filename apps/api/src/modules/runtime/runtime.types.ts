@@ -47,6 +47,8 @@ export interface ResolvedAgent {
   tools: ToolName[];
   /** `server/tool` names of the same union: tools of the owner's MCP servers (docs/decisions/mcp.md) */
   external_tools?: string[];
+  /** allowlist names (workspace tools and `server/tool`) whose calls wait for a user's decision: the agent's ∪ its skills' */
+  tools_requiring_approval?: string[];
   max_iterations: number;
   /** null = the server's default model */
   model: ResolvedModel | null;
@@ -186,6 +188,8 @@ export type RuntimeEvent =
   | { event: 'tool_result'; data: { call_id: string; name: string; ok: boolean; output: string; error?: string } }
   | { event: 'files_changed'; data: { files: FileChangeInfo[] } }
   | { event: 'awaiting_gate'; data: AwaitingGate }
+  /** a tool call that requires approval: the turn stops `awaiting_approval` (docs/decisions/runtime.md) */
+  | { event: 'approval'; data: PendingApproval }
   | { event: 'error'; data: { code: string; message: string } }
   | { event: 'done'; data: { run_id: string; reply: string; usage: Usage; state: string } }
   | { event: 'close'; data: Record<string, never> };
@@ -197,7 +201,7 @@ export type RuntimeEventData<N extends RuntimeEventName> = Extract<RuntimeEvent,
 /** What the turn ended with (also carried by the `done` event), for the sync chat response and history. */
 export interface TurnResult {
   /** `interrupted`: stopped by a server shutdown (docs/OPERATIONS.md, "Shutdown") */
-  state: 'done' | 'error' | 'cancelled' | 'interrupted';
+  state: 'done' | 'error' | 'cancelled' | 'interrupted' | 'awaiting_approval';
   reply: string;
   stage: string;
   awaiting_gate: AwaitingGate | null;
@@ -209,4 +213,13 @@ export interface TurnResult {
   files_changed: FileChangeInfo[];
   usage: Usage;
   error: { code: string; message: string } | null;
+  /** the call waiting for a decision when the state is `awaiting_approval` */
+  approval?: PendingApproval | null;
+}
+
+/** A tool call waiting for the user's decision; `name` is its allowlist name (`server/tool` for MCP). */
+export interface PendingApproval {
+  call_id: string;
+  name: string;
+  arguments: unknown;
 }

@@ -26,7 +26,15 @@ export type Step =
   /** one tool call finished; `wrote` = workspace paths it wrote (so the artifact rule still holds) */
   | { step: 'tool'; call_id: string; outcome: ToolStepOutcome; wrote?: string[] }
   /** the project moved to another stage (already saved) */
-  | { step: 'stage'; to: string };
+  | { step: 'stage'; to: string }
+  /** the user's decision on a call that requires approval (stored by the approval endpoint, not the turn) */
+  | {
+      step: 'decision';
+      call_id: string;
+      decision: 'approve' | 'reject' | 'edit';
+      reason?: string;
+      arguments?: unknown;
+    };
 
 export type StepKind = Step['step'];
 export type StepOf<K extends StepKind> = Extract<Step, { step: K }>;
@@ -86,7 +94,8 @@ export class StepLog {
 }
 
 function key(s: Step): string {
-  return s.step === 'node' ? s.node_key : s.step === 'tool' ? s.call_id : s.step === 'stage' ? s.to : '';
+  if (s.step === 'tool' || s.step === 'decision') return s.call_id;
+  return s.step === 'node' ? s.node_key : s.step === 'stage' ? s.to : '';
 }
 
 function describe(s: Step): string {

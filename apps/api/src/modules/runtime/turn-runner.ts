@@ -24,7 +24,16 @@ import {
 } from '@service/workflow-graph';
 import { ProviderError, type ChatMessage } from './providers/provider';
 import { buildSystemPrompt, LoopAborted, reactLoop, type Tally } from './react-loop';
-import type { AwaitingGate, ResolvedAgent, RuntimeEvent, TurnRequest, TurnResult, Usage } from './runtime.types';
+import { AwaitingApproval } from './approval';
+import type {
+  AwaitingGate,
+  PendingApproval,
+  ResolvedAgent,
+  RuntimeEvent,
+  TurnRequest,
+  TurnResult,
+  Usage,
+} from './runtime.types';
 import { StepLog } from './step-log';
 import { artifactOf, writeArtifact } from './turn-artifact';
 import { classifyFailure, providerMessage, TurnFailure } from './turn-outcome';
@@ -100,6 +109,7 @@ class Turn {
 
     let error: TurnResult['error'] = null;
     let state: TurnResult['state'] = 'done';
+    let approval: PendingApproval | null = null;
     try {
       this.checkAbort();
       if (req.advance) yield* this.advance();
@@ -115,11 +125,17 @@ class Turn {
         );
       }
     } catch (e) {
-      ({ state, error } = classifyFailure(e, this.req.signal, this.req.run_id, this.secrets));
       // a stopped or failed agent keeps what it had said so far (history shows it, marked)
       if (this.tally.partial !== undefined) this.reply = this.tally.partial;
       this.log.stopReplay();
-      yield { event: 'error', data: error };
+      if (e instanceof AwaitingApproval && !this.req.signal.aborted) {
+        state = 'awaiting_approval';
+        approval = e.pending;
+        yield { event: 'approval', data: approval };
+      } else {
+        ({ state, error } = classifyFailure(e, this.req.signal, this.req.run_id, this.secrets));
+        yield { event: 'error', data: error };
+      }
     }
     this.log.stopReplay();
     yield this.workflowEvent();
@@ -137,6 +153,7 @@ class Turn {
       files_changed: this.tally.files,
       usage,
       error,
+      approval,
     };
   }
 

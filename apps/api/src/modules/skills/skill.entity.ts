@@ -10,5 +10,7 @@ export class Skill extends OwnedEntity {
   @Column({ type: 'text', default: '' }) description: string;
   @Column({ type: 'text', default: '' }) prompt_md: string;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tool_allowlist: string[];
+  /** allowlist names whose calls wait for the user's approval (a subset of tool_allowlist) */
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) tools_requiring_approval: string[];
   @Column({ type: 'varchar', length: 512, default: '' }) artifact_hint: string;
 }

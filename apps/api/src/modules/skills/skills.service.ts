@@ -12,7 +12,7 @@ import { OwnedRecords } from '../../platform/ownership/owned-records';
 import type { AuthUser } from '../auth/user.entity';
 import type { CreateSkillDto, UpdateSkillDto } from './dto/skill.dto';
 import { Skill } from './skill.entity';
-import { normaliseToolAllowlist } from './tool-allowlist';
+import { approvalPatch, normaliseApprovalList, normaliseToolAllowlist } from './tool-allowlist';
 
 /** How many referrers a 409 detail names. */
 const MAX_NAMED_REFERRERS = 20;
@@ -34,6 +34,8 @@ export class SkillsService {
   }
 
   async create(user: AuthUser, dto: CreateSkillDto): Promise<Skill> {
+    const tools = normaliseToolAllowlist(dto.tool_allowlist ?? []);
+    const approval = normaliseApprovalList(dto.tools_requiring_approval ?? [], tools);
     const repo = this.records.repository();
     const saved = await repo.save(
       repo.create({
@@ -42,7 +44,8 @@ export class SkillsService {
         name: dto.name,
         description: dto.description ?? '',
         prompt_md: dto.prompt_md ?? '',
-        tool_allowlist: normaliseToolAllowlist(dto.tool_allowlist ?? []),
+        tool_allowlist: tools,
+        tools_requiring_approval: approval,
         artifact_hint: dto.artifact_hint ?? '',
       }),
     );
@@ -50,13 +53,19 @@ export class SkillsService {
   }
 
   async update(user: AuthUser, id: number, dto: UpdateSkillDto): Promise<Skill> {
-    await this.records.findWritable(user, id);
+    const stored = await this.records.findWritable(user, id);
     const patch: Partial<Skill> = {};
     if (dto.name !== undefined) patch.name = dto.name;
     if (dto.description !== undefined) patch.description = dto.description;
     if (dto.prompt_md !== undefined) patch.prompt_md = dto.prompt_md;
     if (dto.tool_allowlist !== undefined) patch.tool_allowlist = normaliseToolAllowlist(dto.tool_allowlist);
     if (dto.artifact_hint !== undefined) patch.artifact_hint = dto.artifact_hint;
+    const approval = approvalPatch(
+      dto.tools_requiring_approval,
+      stored.tools_requiring_approval,
+      patch.tool_allowlist ?? stored.tool_allowlist,
+    );
+    if (approval) patch.tools_requiring_approval = approval;
     if (Object.keys(patch).length) await this.records.repository().update({ id }, patch);
     return this.records.findVisible(user, id);
   }

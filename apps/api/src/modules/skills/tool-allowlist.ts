@@ -35,4 +35,42 @@ export function normaliseToolAllowlist(list: readonly string[], field = 'tool_al
   return [...new Set(list)];
 }
 
+/**
+ * `tools_requiring_approval` (docs/decisions/runtime.md, "Per-tool approval"): names from the record's own
+ * `tool_allowlist`, de-duplicated in order; a 400 naming every item that is not allowed.
+ */
+export function normaliseApprovalList(
+  list: readonly string[],
+  allowlist: readonly string[],
+  field = 'tools_requiring_approval',
+): string[] {
+  const allowed = new Set(allowlist);
+  const problems = list.flatMap((name, i) =>
+    allowed.has(name)
+      ? []
+      : [
+          {
+            field: `${field}[${i}]`,
+            message: `"${clip(name)}" is not in tool_allowlist: only an allowed tool can require approval`,
+          },
+        ],
+  );
+  if (problems.length) throw invalid(problems);
+  return [...new Set(list)];
+}
+
+/**
+ * On an update: the list sent is checked against the resulting allowlist; when only the allowlist changes,
+ * names it no longer allows are dropped from the stored list.
+ */
+export function approvalPatch(
+  sent: readonly string[] | undefined,
+  stored: readonly string[],
+  allowlist: readonly string[],
+): string[] | undefined {
+  if (sent !== undefined) return normaliseApprovalList(sent, allowlist);
+  const kept = stored.filter((n) => allowlist.includes(n));
+  return kept.length === stored.length ? undefined : kept;
+}
+
 const clip = (s: string) => (s.length > 64 ? s.slice(0, 64) + '…' : s);

@@ -63,6 +63,7 @@ export function buildPackDocument(src: PackSource): PackDocument {
         description: s.description,
         prompt_md: s.prompt_md,
         tool_allowlist: [...s.tool_allowlist],
+        ...(s.tools_requiring_approval?.length ? { tools_requiring_approval: [...s.tools_requiring_approval] } : {}),
         artifact_hint: s.artifact_hint,
       };
     }),
@@ -74,6 +75,7 @@ export function buildPackDocument(src: PackSource): PackDocument {
       model_ref: a.model_id === null ? null : (modelRef.get(a.model_id) as string),
       skill_refs: a.skill_ids.map((id) => skillRef.get(id) as string),
       tool_allowlist: [...a.tool_allowlist],
+      ...(a.tools_requiring_approval?.length ? { tools_requiring_approval: [...a.tools_requiring_approval] } : {}),
       max_iterations: a.max_iterations,
     })),
     nodes: src.graph.nodes.map((n) => ({

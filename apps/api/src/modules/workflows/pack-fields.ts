@@ -149,6 +149,21 @@ export function readTools(p: Problems, obj: JsonObject, path: string): string[] 
   return out;
 }
 
+/**
+ * `tools_requiring_approval` (optional): names from the same item's tool_allowlist, no duplicates
+ * (docs/decisions/runtime.md, "Per-tool approval").
+ */
+export function readApprovalTools(p: Problems, obj: JsonObject, path: string, allowlist: readonly string[]): string[] {
+  const field = fieldPath(path, 'tools_requiring_approval');
+  const out: string[] = [];
+  readArray(p, obj, 'tools_requiring_approval', path, MAX_TOOLS).forEach((t, i) => {
+    if (typeof t !== 'string' || !allowlist.includes(t)) p.add(`${field}[${i}]`, 'must be a name from tool_allowlist');
+    else if (out.includes(t)) p.add(`${field}[${i}]`, `duplicate tool "${t}"`);
+    else out.push(t);
+  });
+  return out;
+}
+
 /** Reads the refs of one collection: each must be a tidy unique string. Returns ref → index. */
 export function indexRefs(p: Problems, items: Array<JsonObject | null>, path: string): Map<string, number> {
   const index = new Map<string, number>();

@@ -36,6 +36,8 @@ export interface SkillDef {
   description: string;
   prompt_md: string;
   tool_allowlist: string[];
+  /** names from tool_allowlist whose calls wait for approval (left out of a document when empty) */
+  tools_requiring_approval?: string[];
   artifact_hint: string;
 }
 export interface AgentDef {
@@ -46,6 +48,8 @@ export interface AgentDef {
   model_ref: string | null;
   skill_refs: string[];
   tool_allowlist: string[];
+  /** names from tool_allowlist whose calls wait for approval (left out of a document when empty) */
+  tools_requiring_approval?: string[];
   max_iterations: number;
 }
 export interface NodeDef {

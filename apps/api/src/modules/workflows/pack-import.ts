@@ -13,6 +13,7 @@ import {
   readNumber,
   readObject,
   readString,
+  readApprovalTools,
   readTools,
 } from './pack-fields';
 import {
@@ -52,11 +53,19 @@ const MODEL_KEYS = {
 };
 const SKILL_KEYS = {
   required: ['ref', 'name'],
-  optional: ['description', 'prompt_md', 'tool_allowlist', 'artifact_hint'],
+  optional: ['description', 'prompt_md', 'tool_allowlist', 'tools_requiring_approval', 'artifact_hint'],
 };
 const AGENT_KEYS = {
   required: ['ref', 'name'],
-  optional: ['role', 'system_prompt', 'model_ref', 'skill_refs', 'tool_allowlist', 'max_iterations'],
+  optional: [
+    'role',
+    'system_prompt',
+    'model_ref',
+    'skill_refs',
+    'tool_allowlist',
+    'tools_requiring_approval',
+    'max_iterations',
+  ],
 };
 const NODE_KEYS = ['node_key', 'type', 'agent_ref', 'stage_label', 'config', 'position_x', 'position_y'];
 
@@ -165,12 +174,14 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
   skillItems.forEach((obj, i) => {
     if (!obj) return;
     const path = `skills[${i}]`;
+    const tools = readTools(p, obj, path);
     skills.push({
       ref: String(own(obj, 'ref')),
       name: readString(p, obj, 'name', path, { min: 1, max: MAX_NAME, notBlank: true }),
       description: readString(p, obj, 'description', path, { max: MAX_TEXT }),
       prompt_md: readString(p, obj, 'prompt_md', path, { max: MAX_TEXT }),
-      tool_allowlist: readTools(p, obj, path),
+      tool_allowlist: tools,
+      tools_requiring_approval: readApprovalTools(p, obj, path, tools),
       artifact_hint: readString(p, obj, 'artifact_hint', path, { max: MAX_ARTIFACT_HINT }),
     });
   });
@@ -199,6 +210,7 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
       skillRefList.push(ref);
       skillIndexes.push(idx);
     });
+    const tools = readTools(p, obj, path);
     agents.push({
       ref: String(own(obj, 'ref')),
       name: readString(p, obj, 'name', path, { min: 1, max: MAX_NAME, notBlank: true }),
@@ -206,7 +218,8 @@ export function readPackDocument(doc: unknown, opts: { hostMode: HostMode }): Re
       system_prompt: readString(p, obj, 'system_prompt', path, { max: MAX_TEXT }),
       model_ref: modelRef,
       skill_refs: skillRefList,
-      tool_allowlist: readTools(p, obj, path),
+      tool_allowlist: tools,
+      tools_requiring_approval: readApprovalTools(p, obj, path, tools),
       max_iterations: readNumber(p, obj, 'max_iterations', path, { min: 1, max: MAX_ITERATIONS, integer: true }) ?? 8,
       model_index: modelIndex,
       skill_indexes: skillIndexes,

@@ -114,6 +114,7 @@ export class WorkflowTransferService {
             description: d.description,
             prompt_md: d.prompt_md,
             tool_allowlist: d.tool_allowlist,
+            tools_requiring_approval: d.tools_requiring_approval ?? [],
             artifact_hint: d.artifact_hint,
           })),
           skillKey,
@@ -131,6 +132,7 @@ export class WorkflowTransferService {
             model_id: d.model_index === null ? null : models.ids[d.model_index],
             skill_ids: d.skill_indexes.map((i) => skills.ids[i]),
             tool_allowlist: d.tool_allowlist,
+            tools_requiring_approval: d.tools_requiring_approval ?? [],
             max_iterations: d.max_iterations,
           })),
           agentKey,
@@ -254,6 +256,7 @@ function skillKey(r: Partial<Skill>): string {
     r.description ?? '',
     r.prompt_md ?? '',
     r.tool_allowlist ?? [],
+    r.tools_requiring_approval ?? [],
     r.artifact_hint ?? '',
   ]);
 }
@@ -265,6 +268,7 @@ function agentKey(r: Partial<Agent>): string {
     r.model_id ?? null,
     r.skill_ids ?? [],
     r.tool_allowlist ?? [],
+    r.tools_requiring_approval ?? [],
     r.max_iterations,
   ]);
 }

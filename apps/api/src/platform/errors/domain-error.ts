@@ -27,6 +27,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   'run.not_running': 409,
   'run.not_resumable': 409,
   turn_in_progress: 409,
+  approval_pending: 409,
+  'run.not_awaiting_approval': 409,
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -159,6 +159,8 @@ export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
       const text = files.map((f) => `${str(f.change) || 'changed'} ${str(f.path)}`).join(', ');
       return push({ kind: 'activity', key, text: `Files: ${text}`, tone: 'files' });
     }
+    case 'approval':
+      return push({ kind: 'activity', key, text: `Waiting for your approval: ${str(d.name)}`, tone: 'status' });
     case 'awaiting_gate': {
       const gate = { node_key: str(d.node_key), stage: str(d.stage), next_stage: str(d.next_stage) };
       return push({ kind: 'gate', key, gate });

@@ -1,7 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_DB_ID } from '../../../platform/database/db-id';
-import { MAX_NAME, NameField, Optional, PromptField, ToolAllowlistField, TOOLS_DOC } from '../../skills/dto/skill.dto';
+import {
+  ApprovalListField,
+  MAX_NAME,
+  NameField,
+  Optional,
+  PromptField,
+  ToolAllowlistField,
+  TOOLS_DOC,
+} from '../../skills/dto/skill.dto';
 
 export const MAX_SKILLS = 64;
 export const MAX_ITERATIONS = 50;
@@ -44,6 +52,7 @@ export class CreateAgentDto {
   skill_ids?: number[];
 
   @ToolAllowlistField() tool_allowlist?: string[];
+  @ApprovalListField() tools_requiring_approval?: string[];
 
   @ApiPropertyOptional({
     minimum: 1,
@@ -71,6 +80,12 @@ export class AgentView {
     number | null;
   @ApiProperty({ type: [Number] }) skill_ids: number[];
   @ApiProperty({ type: String, isArray: true, description: TOOLS_DOC }) tool_allowlist: string[];
+  @ApiProperty({
+    type: String,
+    isArray: true,
+    description: "names from tool_allowlist whose calls wait for approval (at run time: the agent's ∪ its skills')",
+  })
+  tools_requiring_approval: string[];
   @ApiProperty() max_iterations: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

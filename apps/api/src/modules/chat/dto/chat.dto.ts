@@ -14,6 +14,7 @@ import {
   Min,
 } from 'class-validator';
 import { MAX_DB_ID } from '../../../platform/database/db-id';
+import { PendingApprovalView } from './approval.dto';
 
 export const MAX_MESSAGE = 32 * 1024;
 const SLUG = /^[a-z0-9-]{1,64}$/;
@@ -187,6 +188,13 @@ export class ChatResponseView {
   @ApiProperty({ type: [FileChangeSummary] }) files_changed: FileChangeSummary[];
   @ApiProperty({ type: GateView, nullable: true }) awaiting_gate: GateView | null;
   @ApiProperty({ type: UsageView }) usage: UsageView;
+  @ApiProperty({
+    type: PendingApprovalView,
+    nullable: true,
+    description:
+      'the turn stopped at this tool call, awaiting approval (POST /agent/runs/{run_id}/approvals/{call_id})',
+  })
+  pending_approval: PendingApprovalView | null;
 }
 
 export class DemoResponseView {
@@ -220,9 +228,9 @@ export class HistoryMessageView {
   @ApiProperty({ type: Number, nullable: true }) agent_id: number | null;
   @ApiProperty({ type: [ToolCallSummary] }) tool_calls: ToolCallSummary[];
   @ApiProperty({
-    enum: ['done', 'stopped', 'failed', 'interrupted'],
+    enum: ['done', 'stopped', 'failed', 'interrupted', 'awaiting_approval'],
     description:
-      'how the turn ended: `stopped` (cancelled; the partial reply is kept), `failed` (see `error`), `interrupted` (a restart or shutdown); always `done` for user messages',
+      'how the turn ended: `stopped` (cancelled; the partial reply is kept), `failed` (see `error`), `interrupted` (a restart or shutdown), `awaiting_approval` (a tool call waits for a decision: `pending_approval`); always `done` for user messages',
   })
   state: string;
   @ApiProperty({
@@ -238,6 +246,13 @@ export class HistoryMessageView {
       'on the user entry of an Advance (a gate approval): the stage move it made; its `content` is empty when the Advance came without a message',
   })
   stage_change: StageChangeView | null;
+  @ApiProperty({
+    type: PendingApprovalView,
+    nullable: true,
+    description:
+      'assistant, state `awaiting_approval`: the tool call waiting for a decision (POST /agent/runs/{id}/approvals/{call_id})',
+  })
+  pending_approval: PendingApprovalView | null;
   @ApiProperty({ description: 'assistant: its turn was resumed after a restart (docs/API.md, "Durable runs")' })
   resumed: boolean;
   @ApiProperty({ format: 'date-time' }) created_at: string;
@@ -278,7 +293,13 @@ export class ResumeView {
 
 export class RunView {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: ['running', 'done', 'error', 'cancelled', 'interrupted'] }) state: string;
+  @ApiProperty({ enum: ['running', 'done', 'error', 'cancelled', 'interrupted', 'awaiting_approval'] }) state: string;
+  @ApiProperty({
+    type: PendingApprovalView,
+    nullable: true,
+    description: 'the tool call waiting for a decision while the state is `awaiting_approval`',
+  })
+  pending_approval: PendingApprovalView | null;
   @ApiProperty({ enum: ['chat', 'stream', 'demo'] }) mode: string;
   @ApiProperty({ type: String, nullable: true, description: 'null for a demo run' }) project_slug: string | null;
   @ApiProperty({ type: Number, nullable: true }) pack_id: number | null;

@@ -86,6 +86,11 @@ export class FilesChangedEvent implements RuntimeEventData<'files_changed'> {
   @ApiProperty({ type: [FileChangeData] }) files: FileChangeData[];
 }
 export class AwaitingGateEvent extends GateData {}
+export class ApprovalEvent implements RuntimeEventData<'approval'> {
+  @ApiProperty() call_id: string;
+  @ApiProperty({ description: 'the allowlist name: a workspace tool, or `server/tool` for an MCP tool' }) name: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) arguments: unknown;
+}
 export class ErrorEvent implements RuntimeEventData<'error'> {
   @ApiProperty({ example: 'max_iterations' }) code: string;
   @ApiProperty() message: string;
@@ -94,7 +99,7 @@ export class DoneEvent implements RuntimeEventData<'done'> {
   @ApiProperty() run_id: string;
   @ApiProperty() reply: string;
   @ApiProperty({ type: UsageData }) usage: UsageData;
-  @ApiProperty({ enum: ['done', 'error', 'cancelled', 'interrupted'] }) state: string;
+  @ApiProperty({ enum: ['done', 'error', 'cancelled', 'interrupted', 'awaiting_approval'] }) state: string;
 }
 export class CloseEvent {}
 
@@ -110,6 +115,7 @@ export const StreamEventModels = [
   ToolResultEvent,
   FilesChangedEvent,
   AwaitingGateEvent,
+  ApprovalEvent,
   ErrorEvent,
   DoneEvent,
   CloseEvent,
@@ -122,5 +128,6 @@ export const STREAM_EVENT_DOC = [
   '`stage` (StageEvent) on every stage move; `node` (NodeEvent) around every node; `agent` (AgentEvent) when an agent node starts;',
   '`content` (ContentEvent) as model text streams; `tool_call` (ToolCallEvent) before a tool runs and `tool_result` (ToolResultEvent) after;',
   '`files_changed` (FilesChangedEvent) after workspace writes; `awaiting_gate` (AwaitingGateEvent) when a gate stops the turn;',
+  '`approval` (ApprovalEvent) when a tool call requiring approval stops the turn (`done` state `awaiting_approval`; decide with POST /agent/runs/{id}/approvals/{call_id});',
   '`error` (ErrorEvent) on failure; `done` (DoneEvent) when the turn is over; `close` (CloseEvent, `{}`) last.',
 ].join(' ');

@@ -1,3 +1,4 @@
+import { AwaitingApprovalView } from '../../chat/dto/approval.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
@@ -91,6 +92,13 @@ export class WorkflowStateView {
     description: 'the run of the turn in flight on this project (resume its stream with last_event_id=<id>:0)',
   })
   running_run_id: string | null;
+  @ApiProperty({
+    type: AwaitingApprovalView,
+    nullable: true,
+    description:
+      "the tool call of the project's turn that waits for a decision (its run is `awaiting_approval`); new turns get 409 until it is decided",
+  })
+  awaiting_approval: AwaitingApprovalView | null;
 }
 
 export class PackListItemView {

@@ -49,12 +49,29 @@ export const ToolAllowlistField = () =>
     IsString({ each: true }),
   );
 
+/** Names from the record's own tool_allowlist whose calls wait for the user's approval. */
+export const ApprovalListField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      isArray: true,
+      maxItems: MAX_TOOLS,
+      description:
+        'names from tool_allowlist (workspace tools or server/tool) whose calls stop the run `awaiting_approval` until the user decides (docs/API.md, "Per-tool approval")',
+    }),
+    Optional(),
+    IsArray(),
+    ArrayMaxSize(MAX_TOOLS),
+    IsString({ each: true }),
+  );
+
 /** POST /studio/api/skills. Server-owned fields (id, owner_id, is_system, created_at, updated_at) are unknown here → 400. */
 export class CreateSkillDto {
   @NameField('Write a PRD') name: string;
   @PromptField() description?: string;
   @PromptField('Markdown prompt overlay added to the system prompt of agents that use this skill') prompt_md?: string;
   @ToolAllowlistField() tool_allowlist?: string[];
+  @ApprovalListField() tools_requiring_approval?: string[];
 
   @ApiPropertyOptional({
     maxLength: MAX_ARTIFACT_HINT,
@@ -78,6 +95,8 @@ export class SkillView {
   @ApiProperty() description: string;
   @ApiProperty() prompt_md: string;
   @ApiProperty({ type: String, isArray: true, description: TOOLS_DOC }) tool_allowlist: string[];
+  @ApiProperty({ type: String, isArray: true, description: 'names from tool_allowlist whose calls wait for approval' })
+  tools_requiring_approval: string[];
   @ApiProperty() artifact_hint: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

@@ -29,6 +29,8 @@ export class PackSkillDoc {
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional() prompt_md?: string;
   @ApiPropertyOptional({ type: [String] }) tool_allowlist?: string[];
+  @ApiPropertyOptional({ type: [String], description: 'names from tool_allowlist whose calls wait for approval' })
+  tools_requiring_approval?: string[];
   @ApiPropertyOptional() artifact_hint?: string;
 }
 
@@ -41,6 +43,8 @@ export class PackAgentDoc {
   model_ref?: string | null;
   @ApiPropertyOptional({ type: [String], description: 'skills[].ref values' }) skill_refs?: string[];
   @ApiPropertyOptional({ type: [String] }) tool_allowlist?: string[];
+  @ApiPropertyOptional({ type: [String], description: 'names from tool_allowlist whose calls wait for approval' })
+  tools_requiring_approval?: string[];
   @ApiPropertyOptional() max_iterations?: number;
 }
 

@@ -7,6 +7,7 @@ import { MessageState1732300000010 } from './1732300000010-message-state';
 import { OneTurnPerProject1732300000020 } from './1732300000020-one-turn-per-project';
 import { RunInspection1732300000030 } from './1732300000030-run-inspection';
 import { DurableRuns1732300000040 } from './1732300000040-durable-runs';
+import { ToolApproval1732300000045 } from './1732300000045-tool-approval';
 import { McpServers1732300000050 } from './1732300000050-mcp-servers';
 import { HistoryStageChange1732300000070 } from './1732300000070-history-stage-change';
 import { WorkflowVersions1732300000071 } from './1732300000071-workflow-versions';
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   OneTurnPerProject1732300000020,
   RunInspection1732300000030,
   DurableRuns1732300000040,
+  ToolApproval1732300000045,
   McpServers1732300000050,
   HistoryStageChange1732300000070,
   WorkflowVersions1732300000071,

@@ -5,12 +5,22 @@ import { CheckboxGroup, Field, errorFor, otherErrors } from '../../../shared/com
 import { FormActions, type ResourceFormProps } from '../../../shared/components/resource-page';
 import { useFormErrors } from '../../../shared/use-form-errors';
 import { ToolAllowlistField } from '../../mcp-servers/components/tool-allowlist-field';
+import { ApprovalChoiceField, approvalToSave } from '../../mcp-servers/components/approval-choice-field';
 import { providerLabel } from '../../models/api/models-api';
 import { useModels } from '../../models/hooks/use-models';
 import { useSkills } from '../../skills/hooks/use-skills';
 import { useSaveAgent } from '../hooks/use-agents';
 
-const FIELDS = ['name', 'role', 'system_prompt', 'model_id', 'skill_ids', 'tool_allowlist', 'max_iterations'];
+const FIELDS = [
+  'name',
+  'role',
+  'system_prompt',
+  'model_id',
+  'skill_ids',
+  'tool_allowlist',
+  'tools_requiring_approval',
+  'max_iterations',
+];
 
 export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>) {
   const [name, setName] = useState(record?.name ?? '');
@@ -19,6 +29,7 @@ export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>
   const [modelId, setModelId] = useState<number | null>(record?.model_id ?? null);
   const [skillIds, setSkillIds] = useState<number[]>(record?.skill_ids ?? []);
   const [tools, setTools] = useState<AllowedTool[]>(record?.tool_allowlist ?? []);
+  const [approval, setApproval] = useState<AllowedTool[]>(record?.tools_requiring_approval ?? []);
   const [maxIterations, setMaxIterations] = useState(String(record?.max_iterations ?? 8));
   const models = useModels();
   const skills = useSkills();
@@ -41,6 +52,7 @@ export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>
       model_id: modelId,
       skill_ids: skillIds,
       tool_allowlist: tools,
+      tools_requiring_approval: approvalToSave(tools, approval),
       max_iterations: iters,
     };
     save.mutate({ id: record?.id ?? null, input }, { onSuccess: (a) => onDone(a), onError: capture });
@@ -113,6 +125,13 @@ export function AgentForm({ record, readOnly, onDone }: ResourceFormProps<Agent>
           value={tools}
           onChange={setTools}
           error={errorFor(fieldErrors, 'tool_allowlist')}
+          disabled={readOnly}
+        />
+        <ApprovalChoiceField
+          tools={tools}
+          value={approval}
+          onChange={setApproval}
+          error={errorFor(fieldErrors, 'tools_requiring_approval')}
           disabled={readOnly}
         />
         <Field

@@ -1,6 +1,8 @@
 // Calls behind the workspace page: packs, projects, workflow state, history, files, runs (docs/API.md, §6).
 import type {
   AgentWorkflowsResponse,
+  ApprovalDecision,
+  RunInfo,
   BindWorkflowInput,
   FileContent,
   FileRevision,
@@ -54,6 +56,13 @@ export const runApi = {
     http.get<FileRevision[] | { revisions: FileRevision[] }>(
       `${projectsBase}/${encodeURIComponent(slug)}/files/${encodePath(path)}/revisions`,
       { signal },
+    ),
+  run: (runId: string) => http.get<RunInfo>(`/agent/runs/${encodeURIComponent(runId)}`),
+  /** the decision on a run's pending tool call → 202 {run_id}; the run goes on (docs/API.md, "Per-tool approval") */
+  decide: (runId: string, callId: string, decision: ApprovalDecision) =>
+    http.post<{ run_id: string }>(
+      `/agent/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(callId)}`,
+      decision,
     ),
   cancelRun: (runId: string) => http.post<unknown>(`/agent/runs/${encodeURIComponent(runId)}/cancel`),
 };

@@ -38,6 +38,7 @@ const ENDED: Partial<Record<string, { label: string; kind: 'warning' | 'error' }
   stopped: { label: 'stopped', kind: 'warning' },
   failed: { label: 'failed', kind: 'error' },
   interrupted: { label: 'interrupted', kind: 'warning' },
+  awaiting_approval: { label: 'awaiting approval', kind: 'warning' },
 };
 
 function HistoryItem({ m }: { m: HistoryMessage }) {

@@ -12,6 +12,7 @@ import { errorMessage, isApiError } from '../../../shared/http';
 import { useDocumentTitle } from '../../../shared/use-document-title';
 import { useBindWorkflow, useCreateProject, usePacks, useProjects, useWorkflowState } from '../hooks/use-run-data';
 import { useTurnStream } from '../hooks/use-turn-stream';
+import { ApprovalCard } from './approval-card';
 import { ChatPanel } from './chat-panel';
 import { FilesPanel } from './files-panel';
 import { ProjectActions } from './project-actions';
@@ -345,6 +346,13 @@ export function RunPage() {
               {backTo} stage's agent, and a pending gate is cleared.
             </p>
           </ConfirmDialog>
+          {state.data?.awaiting_approval && !chat.streaming && (
+            <ApprovalCard
+              key={state.data.awaiting_approval.call_id}
+              pending={state.data.awaiting_approval}
+              onDecided={chat.follow}
+            />
+          )}
           {chat.notice && (
             <Alert kind="info" testId="turn-in-progress">
               {chat.notice}
@@ -359,7 +367,9 @@ export function RunPage() {
               onSend={send}
               onStop={chat.stop}
               onDismiss={chat.dismiss}
-              disabledReason={null}
+              disabledReason={
+                state.data?.awaiting_approval ? 'A tool call waits for your approval above: decide it first.' : null
+              }
             />
             <FilesPanel projectSlug={slug} changed={chat.changedPaths} />
           </div>

@@ -114,6 +114,22 @@ export function useTurnStream(projectSlug: string | null) {
     [resumeStream],
   );
 
+  /**
+   * Follow a run again after a decision on its pending tool call: its events after `afterSeq` (the last
+   * event of the waiting turn) — the `status resumed`, the decided call's result, the rest of the turn.
+   */
+  const follow = useCallback(
+    (runId: string, afterSeq: number) => {
+      seenRuns.current.add(runId);
+      counter.current += 1;
+      setNotice(null);
+      setTurn({ ...newTurn(`turn-${counter.current}`, '', false), runId });
+      patchState({ awaiting_approval: null });
+      resumeStream(`${runId}:${afterSeq}`);
+    },
+    [resumeStream, patchState],
+  );
+
   // The connection failed for good (after retries): show it in the turn. A `409 turn_in_progress`
   // means another turn of this project is running (another tab, or before a reload): show that one.
   useEffect(() => {
@@ -186,6 +202,7 @@ export function useTurnStream(projectSlug: string | null) {
     turn,
     send,
     attach,
+    follow,
     notice,
     stop,
     dismiss,

@@ -5,15 +5,17 @@ import { Field, errorFor, otherErrors } from '../../../shared/components/field';
 import { FormActions, type ResourceFormProps } from '../../../shared/components/resource-page';
 import { useFormErrors } from '../../../shared/use-form-errors';
 import { ToolAllowlistField } from '../../mcp-servers/components/tool-allowlist-field';
+import { ApprovalChoiceField, approvalToSave } from '../../mcp-servers/components/approval-choice-field';
 import { useSaveSkill } from '../hooks/use-skills';
 
-const FIELDS = ['name', 'description', 'prompt_md', 'tool_allowlist', 'artifact_hint'];
+const FIELDS = ['name', 'description', 'prompt_md', 'tool_allowlist', 'tools_requiring_approval', 'artifact_hint'];
 
 export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>) {
   const [name, setName] = useState(record?.name ?? '');
   const [description, setDescription] = useState(record?.description ?? '');
   const [prompt, setPrompt] = useState(record?.prompt_md ?? '');
   const [tools, setTools] = useState<AllowedTool[]>(record?.tool_allowlist ?? []);
+  const [approval, setApproval] = useState<AllowedTool[]>(record?.tools_requiring_approval ?? []);
   const [artifactHint, setArtifactHint] = useState(record?.artifact_hint ?? '');
   const save = useSaveSkill();
   const { fieldErrors, general, capture, clear, setFieldErrors } = useFormErrors();
@@ -28,6 +30,7 @@ export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>
       description: description.trim(),
       prompt_md: prompt,
       tool_allowlist: tools,
+      tools_requiring_approval: approvalToSave(tools, approval),
       artifact_hint: artifactHint.trim(),
     };
     save.mutate({ id: record?.id ?? null, input }, { onSuccess: (s) => onDone(s), onError: capture });
@@ -72,6 +75,13 @@ export function SkillForm({ record, readOnly, onDone }: ResourceFormProps<Skill>
           value={tools}
           onChange={setTools}
           error={errorFor(fieldErrors, 'tool_allowlist')}
+          disabled={readOnly}
+        />
+        <ApprovalChoiceField
+          tools={tools}
+          value={approval}
+          onChange={setApproval}
+          error={errorFor(fieldErrors, 'tools_requiring_approval')}
           disabled={readOnly}
         />
         <Field
