@@ -43,3 +43,20 @@ export async function writeArtifact(
     throw e;
   }
 }
+
+/**
+ * After the node's agent answered: its reply stored as the artifact, unless the workspace is read-only,
+ * the reply is empty or the agent wrote the file itself. Null when nothing changed.
+ */
+export async function storeArtifact(
+  ws: Workspace,
+  resumed: boolean,
+  artifact: string | null,
+  reply: string,
+  written: ReadonlySet<string>,
+  key: string,
+): Promise<FileChangeInfo | null> {
+  if (!artifact || ws.readOnly || !reply.trim() || written.has(artifact)) return null;
+  const change = await writeArtifact(ws, resumed, artifact, reply, key);
+  return change.change === 'unchanged' ? null : change;
+}

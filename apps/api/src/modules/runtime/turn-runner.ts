@@ -35,7 +35,7 @@ import type {
   Usage,
 } from './runtime.types';
 import { StepLog } from './step-log';
-import { artifactOf, writeArtifact } from './turn-artifact';
+import { artifactOf, storeArtifact } from './turn-artifact';
 import { classifyFailure, providerMessage, TurnFailure } from './turn-outcome';
 
 export { TurnFailure } from './turn-outcome';
@@ -345,9 +345,7 @@ class Turn {
       data: { agent_id: agent.id, name: agent.name, role: agent.role, model: chosen.model, provider: chosen.name },
     };
     this.agent = { id: agent.id, name: agent.name, role: agent.role };
-
     const artifact = artifactOf(node);
-    const readOnly = req.ports.workspace.readOnly;
     const messages: ChatMessage[] = [...req.history, { role: 'user', content: input }];
     this.tally.partial = '';
     this.replyNodeKey = node.node_key;
@@ -364,7 +362,7 @@ class Turn {
           pack: req.pack,
           node,
           artifact,
-          readOnly,
+          readOnly: req.ports.workspace.readOnly,
         }),
         messages,
         workspace: req.ports.workspace,
@@ -384,18 +382,17 @@ class Turn {
     this.tally.partial = undefined;
     if (result.error) throw new TurnFailure(result.error.code, result.error.message);
 
-    if (artifact && !readOnly && result.reply.trim() && !result.written.has(artifact)) {
-      const change = await writeArtifact(
-        req.ports.workspace,
-        this.log.resumed,
-        artifact,
-        result.reply,
-        `${req.run_id}:${this.visits}.artifact`,
-      );
-      if (change.change !== 'unchanged') {
-        this.tally.files.push(change);
-        yield { event: 'files_changed', data: { files: [change] } };
-      }
+    const change = await storeArtifact(
+      req.ports.workspace,
+      this.log.resumed,
+      artifact,
+      result.reply,
+      result.written,
+      `${req.run_id}:${this.visits}.artifact`,
+    );
+    if (change) {
+      this.tally.files.push(change);
+      yield { event: 'files_changed', data: { files: [change] } };
     }
     return { agent, reply: result.reply };
   }
