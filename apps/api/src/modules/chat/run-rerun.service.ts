@@ -63,7 +63,7 @@ export class RunRerun {
     const [project]: Array<{ slug: string }> = await this.ds.query('SELECT slug FROM projects WHERE id = $1', [
       run.project_id,
     ]);
-    const started_ = await this.chat.startProjectTurn(
+    const turn = await this.chat.startProjectTurn(
       user,
       {
         project_slug: project.slug,
@@ -81,8 +81,8 @@ export class RunRerun {
           : undefined,
       },
     );
-    started_.result.catch(() => undefined);
-    return { run_id: started_.runId };
+    turn.result.catch(() => undefined);
+    return { run_id: turn.runId };
   }
 
   /** The model's history context as it was when the original started: the messages before its run. */
