@@ -795,6 +795,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/runs/{id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Chat: rerun */
+        post: operations["Chat_rerun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/runs/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1774,6 +1791,11 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /**
+             * Format: uuid
+             * @description the run this one reruns from a node
+             */
+            rerun_of: string | null;
         };
         RunListView: {
             runs: components["schemas"]["RunView"][];
@@ -1803,6 +1825,21 @@ export interface components {
         };
         ApprovalAcceptedView: {
             /** Format: uuid */
+            run_id: string;
+        };
+        RerunDto: {
+            /** @description a node the original run visited; the new run starts there */
+            node_key: string;
+            /** @description the user message (default: the original run's) */
+            message?: string;
+            /** @description put back, as new revisions, the files the original run changed at or after the node */
+            restore_workspace?: boolean;
+        };
+        RerunAcceptedView: {
+            /**
+             * Format: uuid
+             * @description the new run
+             */
             run_id: string;
         };
         CancelView: {
@@ -4847,6 +4884,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApprovalAcceptedView"];
+                };
+            };
+            /** @description Client error (problem+json) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (problem+json) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Chat_rerun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RerunDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RerunAcceptedView"];
                 };
             };
             /** @description Client error (problem+json) */

@@ -53,6 +53,8 @@ import { RunRecovery } from './run-recovery.service';
 import { RunApprovals } from './run-approvals.service';
 import { ApprovalAcceptedView, ApprovalDecisionDto } from './dto/approval.dto';
 import { RunsService } from './runs.service';
+import { RunRerun } from './run-rerun.service';
+import { RerunAcceptedView, RerunDto } from './dto/rerun.dto';
 import { Heartbeats } from './heartbeats';
 import { StreamSlots } from './stream-slots';
 
@@ -74,6 +76,7 @@ export class ChatController {
     private readonly historyService: HistoryService,
     private readonly recovery: RunRecovery,
     private readonly approvals: RunApprovals,
+    private readonly reruns: RunRerun,
     private readonly slots: StreamSlots,
     private readonly runtime: RuntimeService,
     private readonly heartbeats: Heartbeats,
@@ -280,6 +283,14 @@ export class ChatController {
     @Body() dto: ApprovalDecisionDto,
   ) {
     return this.approvals.decide(user, id, callId, dto);
+  }
+
+  /** Rerun from a node (docs/API.md): a new run of the project starting at a node the finished run visited. */
+  @Post('runs/:id/rerun')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: RerunAcceptedView })
+  rerun(@CurrentUser() user: AuthUser, @Param('id') id: string, @Body() dto: RerunDto) {
+    return this.reruns.rerun(user, id, dto);
   }
 
   @Post('runs/:id/cancel')

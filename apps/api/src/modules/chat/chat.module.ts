@@ -14,6 +14,7 @@ import { HistoryService } from './history.service';
 import { RunCheckpoint } from './run-checkpoint.entity';
 import { RunEvent } from './run-event.entity';
 import { RunApprovals } from './run-approvals.service';
+import { RunRerun } from './run-rerun.service';
 import { RunRecovery } from './run-recovery.service';
 import { RunAdmission } from './run-admission';
 import { RunsService } from './runs.service';
@@ -41,6 +42,7 @@ import { StreamSlots } from './stream-slots';
     HistoryService,
     RunRecovery,
     RunApprovals,
+    RunRerun,
   ],
   exports: [ChatService],
 })

@@ -67,6 +67,14 @@ export interface TurnLaunch {
   };
 }
 
+/** A rerun (run-rerun.service.ts): the original run, its history context, and a step before the turn starts. */
+export interface RerunStart {
+  rerunOf: string;
+  history: ChatMessage[];
+  /** runs once the new run is admitted, before its turn starts (e.g. restoring the workspace) */
+  beforeRun?: (runId: string) => Promise<void>;
+}
+
 export interface StartedTurn {
   runId: string;
   project: Project | null;
@@ -101,7 +109,12 @@ export class ChatService {
   ) {}
 
   /** A turn on a user's project (chat and stream). */
-  async startProjectTurn(user: AuthUser, input: TurnInput, mode: 'chat' | 'stream'): Promise<StartedTurn> {
+  async startProjectTurn(
+    user: AuthUser,
+    input: TurnInput,
+    mode: 'chat' | 'stream',
+    rerun?: RerunStart,
+  ): Promise<StartedTurn> {
     if (!input.project_slug) throw invalid([{ field: 'project_slug', message: 'is required' }]);
     const bound = await this.projects.ensureBinding(user, input.project_slug, {
       pack_id: input.pack_id,
@@ -127,7 +140,7 @@ export class ChatService {
       input.multitask === 'enqueue',
       (m) =>
         m.query(
-          `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input) VALUES ($1, $2, $3, $4, $5, 'running', $6, $8) RETURNING id),
+          `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input, rerun_of) VALUES ($1, $2, $3, $4, $5, 'running', $6, $8, $10) RETURNING id),
             um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '' OR $9)
        SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
           [
@@ -147,11 +160,25 @@ export class ChatService {
             }),
             // an Advance's user entry is stored even without a message: it records the stage move
             !!input.advance,
+            rerun?.rerunOf ?? null,
           ],
         ),
     );
+    if (rerun?.beforeRun) {
+      try {
+        await rerun.beforeRun(runId);
+      } catch (e) {
+        // the admitted run never started: it ends failed, so the project takes turns again
+        await this.ds.query(
+          `UPDATE runs SET state = 'error', error = $2, finished_at = now() WHERE id = $1 AND state = 'running'`,
+          [runId, JSON.stringify({ code: 'rerun_failed', message: 'The workspace could not be restored.' })],
+        );
+        throw e;
+      }
+    }
     const stage = project.stage ?? input.stage ?? pack.stages[0];
-    const history: ChatMessage[] = recent.reverse().map((m) => ({ role: m.role, content: m.content }));
+    const history: ChatMessage[] =
+      rerun?.history ?? recent.reverse().map((m) => ({ role: m.role, content: m.content }));
     const result = this.execute({
       runId,
       ownerId: user.id,

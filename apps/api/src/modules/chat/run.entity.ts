@@ -17,7 +17,9 @@ export interface RunInput {
 @ForeignKey(() => User, ['owner_id'], ['id'], { name: 'runs_owner_id_fkey', onDelete: 'CASCADE' })
 @ForeignKey(() => Project, ['project_id'], ['id'], { name: 'runs_project_id_fkey', onDelete: 'CASCADE' })
 @ForeignKey(() => Workflow, ['workflow_id'], ['id'], { name: 'runs_workflow_id_fkey', onDelete: 'SET NULL' })
+@ForeignKey(() => Run, ['rerun_of'], ['id'], { name: 'runs_rerun_of_fkey', onDelete: 'SET NULL' })
 @Index('runs_project', ['project_id', 'created_at'])
+@Index('runs_rerun_of', ['rerun_of'])
 @Index('runs_by_owner', ['owner_id', 'created_at', 'id'])
 // partial indexes over running turns (migrations 1732300000003-runs, 1732300000020-one-turn-per-project)
 @Index('runs_state', { synchronize: false })
@@ -47,6 +49,8 @@ export class Run {
   @Column({ type: 'jsonb', nullable: true }) input: RunInput | null;
   /** the tool call waiting for a decision while the state is `awaiting_approval` (docs/decisions/runtime.md) */
   @Column({ type: 'jsonb', nullable: true }) pending_approval: PendingApproval | null;
+  /** the run this one reruns from a node (docs/decisions/runtime.md, "Rerun from a node") */
+  @Column({ type: 'uuid', nullable: true }) rerun_of: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
   @Column({ type: 'timestamptz', nullable: true }) finished_at: Date | null;
 }

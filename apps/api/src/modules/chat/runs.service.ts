@@ -11,7 +11,7 @@ import type { AuthUser } from '../auth/user.entity';
 import { ProjectsService } from '../projects/projects.service';
 
 const RUN_SELECT = `SELECT r.id, r.owner_id, r.state, r.mode, p.slug AS project_slug, r.workflow_id, r.stage, r.node_key, r.usage, r.error,
-                           r.attempts, r.last_seq, r.created_at, r.finished_at, r.pending_approval
+                           r.attempts, r.last_seq, r.created_at, r.finished_at, r.pending_approval, r.rerun_of
                       FROM runs r LEFT JOIN projects p ON p.id = r.project_id`;
 interface RunRow {
   id: string;
@@ -29,6 +29,7 @@ interface RunRow {
   created_at: Date;
   finished_at: Date | null;
   pending_approval: unknown;
+  rerun_of: string | null;
 }
 export type RunInfo = ReturnType<typeof runInfo>;
 const runInfo = ({ owner_id: _owner, workflow_id, ...r }: RunRow) => ({ ...r, pack_id: workflow_id });

@@ -26,6 +26,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   'workflow.last_stage': 409,
   'run.not_running': 409,
   'run.not_resumable': 409,
+  'run.not_rerunnable': 409,
   turn_in_progress: 409,
   approval_pending: 409,
   'run.not_awaiting_approval': 409,

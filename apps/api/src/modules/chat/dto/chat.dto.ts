@@ -312,6 +312,8 @@ export class RunView {
   @ApiProperty({ description: 'the seq of its last stored event (its `close` once ended)' }) last_seq: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the run this one reruns from a node' })
+  rerun_of: string | null;
 }
 
 export class RunListView {

@@ -8,6 +8,7 @@ import { OneTurnPerProject1732300000020 } from './1732300000020-one-turn-per-pro
 import { RunInspection1732300000030 } from './1732300000030-run-inspection';
 import { DurableRuns1732300000040 } from './1732300000040-durable-runs';
 import { ToolApproval1732300000045 } from './1732300000045-tool-approval';
+import { RunRerunOf1732300000046 } from './1732300000046-run-rerun-of';
 import { McpServers1732300000050 } from './1732300000050-mcp-servers';
 import { HistoryStageChange1732300000070 } from './1732300000070-history-stage-change';
 import { WorkflowVersions1732300000071 } from './1732300000071-workflow-versions';
@@ -22,6 +23,7 @@ export const MIGRATIONS = [
   RunInspection1732300000030,
   DurableRuns1732300000040,
   ToolApproval1732300000045,
+  RunRerunOf1732300000046,
   McpServers1732300000050,
   HistoryStageChange1732300000070,
   WorkflowVersions1732300000071,
