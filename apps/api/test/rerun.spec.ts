@@ -111,6 +111,9 @@ describe('rerun from a node', () => {
     const run = await a.get(`/agent/runs/${runId}`);
     assert.equal(run.body.state, 'done');
     assert.equal(run.body.rerun_of, original);
+    expect(run.body.visited_nodes).toEqual(['second']);
+    // the original lists the nodes it entered, in order: any of them can start a rerun
+    expect((await a.get(`/agent/runs/${original}`)).body.visited_nodes).toEqual(['first', 'second']);
     assert.equal(run.body.stage, 'design');
     assert.equal((await a.get('/agent/workflows/rr')).body.stage, 'design');
     // files as the original left them

@@ -1796,6 +1796,8 @@ export interface components {
              * @description the run this one reruns from a node
              */
             rerun_of: string | null;
+            /** @description the nodes the run entered, each once: `POST /agent/runs/{id}/rerun` can start at any of them */
+            visited_nodes: string[];
         };
         RunListView: {
             runs: components["schemas"]["RunView"][];

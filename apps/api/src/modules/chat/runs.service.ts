@@ -11,7 +11,10 @@ import type { AuthUser } from '../auth/user.entity';
 import { ProjectsService } from '../projects/projects.service';
 
 const RUN_SELECT = `SELECT r.id, r.owner_id, r.state, r.mode, p.slug AS project_slug, r.workflow_id, r.stage, r.node_key, r.usage, r.error,
-                           r.attempts, r.last_seq, r.created_at, r.finished_at, r.pending_approval, r.rerun_of
+                           r.attempts, r.last_seq, r.created_at, r.finished_at, r.pending_approval, r.rerun_of,
+                           ARRAY(SELECT e.data->>'node_key' FROM run_events e
+                                  WHERE e.run_id = r.id AND e.event = 'node' AND e.data->>'state' = 'started'
+                                  GROUP BY e.data->>'node_key' ORDER BY min(e.seq)) AS visited_nodes
                       FROM runs r LEFT JOIN projects p ON p.id = r.project_id`;
 interface RunRow {
   id: string;
@@ -30,6 +33,8 @@ interface RunRow {
   finished_at: Date | null;
   pending_approval: unknown;
   rerun_of: string | null;
+  /** the nodes the run entered (each once); a rerun can start at any of them */
+  visited_nodes: string[];
 }
 export type RunInfo = ReturnType<typeof runInfo>;
 const runInfo = ({ owner_id: _owner, workflow_id, ...r }: RunRow) => ({ ...r, pack_id: workflow_id });

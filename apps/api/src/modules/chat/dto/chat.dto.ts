@@ -314,6 +314,11 @@ export class RunView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the run this one reruns from a node' })
   rerun_of: string | null;
+  @ApiProperty({
+    type: [String],
+    description: 'the nodes the run entered, each once: `POST /agent/runs/{id}/rerun` can start at any of them',
+  })
+  visited_nodes: string[];
 }
 
 export class RunListView {

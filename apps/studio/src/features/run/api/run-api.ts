@@ -64,6 +64,9 @@ export const runApi = {
       `/agent/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(callId)}`,
       decision,
     ),
+  /** a new run from one node of a finished run → 202 {run_id} (docs/API.md, "Rerun from a node") */
+  rerun: (runId: string, body: { node_key: string; restore_workspace?: boolean }) =>
+    http.post<{ run_id: string }>(`/agent/runs/${encodeURIComponent(runId)}/rerun`, body),
   cancelRun: (runId: string) => http.post<unknown>(`/agent/runs/${encodeURIComponent(runId)}/cancel`),
 };
 

@@ -7,6 +7,7 @@ import { Icon } from '../../../shared/components/icon';
 import { Markdown } from '../../../shared/components/markdown';
 import { formatTime } from '../../../shared/format';
 import { turnSummary, type Turn } from '../turn-transcript';
+import { runApi } from '../api/run-api';
 import { useHistory } from '../hooks/use-run-data';
 import { ToolCard } from '../../../shared/components/tool-card';
 
@@ -41,7 +42,45 @@ const ENDED: Partial<Record<string, { label: string; kind: 'warning' | 'error' }
   awaiting_approval: { label: 'awaiting approval', kind: 'warning' },
 };
 
-function HistoryItem({ m }: { m: HistoryMessage }) {
+/** Rerun a finished run from the node this reply came from: a new run, the files kept or put back. */
+export type RerunHandler = (runId: string, nodeKey: string, restoreWorkspace: boolean) => void;
+
+const RERUNNABLE = new Set(['done', 'failed', 'stopped']);
+
+function RerunMenu({ m, onRerun }: { m: HistoryMessage; onRerun: RerunHandler }) {
+  // the nodes the run entered, read when the menu opens (a rerun can start at any of them)
+  const [nodes, setNodes] = useState<string[] | null>(null);
+  if (!m.run_id || !RERUNNABLE.has(m.state)) return null;
+  const runId = m.run_id;
+  const load = () => {
+    if (nodes) return;
+    runApi.run(runId).then(
+      (r) => setNodes(r.visited_nodes),
+      () => setNodes(m.node_key ? [m.node_key] : []),
+    );
+  };
+  return (
+    <details className="rerun-menu" data-testid="rerun-menu" onToggle={load}>
+      <summary>Rerun…</summary>
+      {nodes === null ? (
+        <Spinner />
+      ) : (
+        nodes.map((nodeKey) => (
+          <span key={nodeKey} className="rerun-choice">
+            <button type="button" className="btn btn-small" onClick={() => onRerun(runId, nodeKey, false)}>
+              Rerun from {nodeKey}
+            </button>
+            <button type="button" className="btn btn-small" onClick={() => onRerun(runId, nodeKey, true)}>
+              Rerun from {nodeKey}, files as they were there
+            </button>
+          </span>
+        ))
+      )}
+    </details>
+  );
+}
+
+function HistoryItem({ m, onRerun }: { m: HistoryMessage; onRerun?: RerunHandler }) {
   const tools = Array.isArray(m.tool_calls) ? m.tool_calls : [];
   if (m.role === 'user') {
     if (m.stage_change && !m.content) return <StageChangeEntry m={m} />;
@@ -86,6 +125,7 @@ function HistoryItem({ m }: { m: HistoryMessage }) {
         {m.node_key && <code>{m.node_key}</code>} {m.stage && <span className="chip chip-small">{m.stage}</span>}{' '}
         {formatTime(m.created_at)}
         {ended && <span className={`badge badge-${ended.kind}`}>{ended.label}</span>}
+        {onRerun && <RerunMenu m={m} onRerun={onRerun} />}
       </div>
     </div>
   );
@@ -213,6 +253,7 @@ export function ChatPanel({
   onSend,
   onStop,
   onDismiss,
+  onRerun,
   disabledReason,
 }: {
   projectSlug: string;
@@ -222,6 +263,8 @@ export function ChatPanel({
   onSend: (message: string) => void;
   onStop: () => void;
   onDismiss: () => void;
+  /** absent while a turn runs: a rerun is a turn of this project */
+  onRerun?: RerunHandler;
   disabledReason: string | null;
 }) {
   const history = useHistory(projectSlug);
@@ -293,7 +336,7 @@ export function ChatPanel({
             Ask the stage's agent to do something, e.g. “Draft the product brief”.
           </EmptyState>
         ) : (
-          messages.map((m) => <HistoryItem key={m.id} m={m} />)
+          messages.map((m) => <HistoryItem key={m.id} m={m} onRerun={streaming ? undefined : onRerun} />)
         )}
         {shownTurn && (
           <LiveTurn turn={shownTurn} streaming={streaming} reconnecting={reconnecting} onDismiss={onDismiss} />

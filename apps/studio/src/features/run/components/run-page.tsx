@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, Loading } from '../../../shared/components/stat
 import { useToast } from '../../../shared/components/toast';
 import { errorMessage, isApiError } from '../../../shared/http';
 import { useDocumentTitle } from '../../../shared/use-document-title';
+import { runApi } from '../api/run-api';
 import { useBindWorkflow, useCreateProject, usePacks, useProjects, useWorkflowState } from '../hooks/use-run-data';
 import { useTurnStream } from '../hooks/use-turn-stream';
 import { ApprovalCard } from './approval-card';
@@ -134,6 +135,13 @@ export function RunPage() {
   const send = (message: string) => {
     if (!state.data) return;
     chat.send({ message, pack_id: state.data.pack_id ?? undefined });
+  };
+  // a new run from a node of a finished one (docs/API.md, "Rerun from a node"), followed like any turn
+  const rerun = (runId: string, nodeKey: string, restoreWorkspace: boolean) => {
+    runApi.rerun(runId, { node_key: nodeKey, restore_workspace: restoreWorkspace }).then(
+      (r) => chat.attach(r.run_id),
+      (e: unknown) => toast.show(`Could not rerun from ${nodeKey}: ${errorMessage(e)}`, 'error'),
+    );
   };
 
   // ---------------------------------------------------------------- render
@@ -367,6 +375,7 @@ export function RunPage() {
               onSend={send}
               onStop={chat.stop}
               onDismiss={chat.dismiss}
+              onRerun={state.data?.awaiting_approval ? undefined : rerun}
               disabledReason={
                 state.data?.awaiting_approval ? 'A tool call waits for your approval above: decide it first.' : null
               }
