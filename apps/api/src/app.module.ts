@@ -7,6 +7,7 @@ import { APP_CONFIG, type AppConfig } from './platform/config/app-config';
 import type { DatabaseTarget } from './platform/database/data-source-options';
 import { AppLogger, loggingModule } from './platform/logging/logging.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { ClusterModule } from './modules/cluster/cluster.module';
 import { HealthModule } from './modules/health/health.module';
 import { TelemetryModule } from './modules/telemetry/telemetry.module';
 import { FEATURE_MODULES } from './feature-modules';
@@ -58,6 +59,7 @@ export class AppModule {
             },
           ],
         }),
+        ClusterModule,
         AuthModule,
         HealthModule,
         TelemetryModule,

@@ -48,8 +48,20 @@ export interface AppConfig {
   mcpToolTimeoutMs: number;
   /** a bearer token for Prometheus scrapers on /metrics (admins need none) */
   metricsToken: string | null;
+  /**
+   * What this process does (docs/decisions/cluster.md): `all` serves the API and runs turns (one
+   * process, the default); `api` serves the API and queues turns; `worker` runs queued turns.
+   */
+  role: 'all' | 'api' | 'worker';
+  /** cluster mode only: turns a worker runs at once, its heartbeat, and the silence after which it counts as dead */
+  workerConcurrency: number;
+  workerHeartbeatMs: number;
+  workerDeadAfterMs: number;
   version: string;
 }
+
+/** Cluster mode: API replicas and workers share the database; turns travel through the queue. */
+export const isCluster = (c: Pick<AppConfig, 'role'>) => c.role !== 'all';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -110,6 +122,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     resumeInterrupted: e.RESUME_INTERRUPTED === 'off' ? 'off' : 'auto',
     mcpToolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS ?? 30_000,
     metricsToken: str(e.METRICS_TOKEN),
+    role: (e.ROLE ?? 'all') as AppConfig['role'],
+    workerConcurrency: e.WORKER_CONCURRENCY ?? 8,
+    workerHeartbeatMs: e.WORKER_HEARTBEAT_MS ?? 5_000,
+    workerDeadAfterMs: e.WORKER_DEAD_AFTER_MS ?? 15_000,
     version: readVersion(),
   };
 }

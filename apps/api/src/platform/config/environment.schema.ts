@@ -93,6 +93,22 @@ export class EnvironmentVariables {
   RESUME_INTERRUPTED?: string;
   @IsOptional() @Count() MCP_TOOL_TIMEOUT_MS?: number;
   @IsOptional()
+  @lower
+  @IsIn(['all', 'api', 'worker'], { message: 'ROLE must be "all", "api" or "worker", got "$value"' })
+  ROLE?: string;
+  @IsOptional()
+  @Count()
+  @Min(1, { message: 'WORKER_CONCURRENCY must be at least 1, got "$value"' })
+  WORKER_CONCURRENCY?: number;
+  @IsOptional()
+  @Count()
+  @Min(100, { message: 'WORKER_HEARTBEAT_MS must be at least 100, got "$value"' })
+  WORKER_HEARTBEAT_MS?: number;
+  @IsOptional()
+  @Count()
+  @Min(300, { message: 'WORKER_DEAD_AFTER_MS must be at least 300, got "$value"' })
+  WORKER_DEAD_AFTER_MS?: number;
+  @IsOptional()
   @IsString()
   @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string;
@@ -124,6 +140,9 @@ export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariable
   const parsed = plainToInstance(EnvironmentVariables, raw);
   const errors = validateSync(parsed);
   if (errors.length) throw new ConfigError(`invalid environment: ${errors.map(describe).join('; ')}`);
+  // cluster mode (docs/decisions/cluster.md): every process shares one Postgres server
+  if (parsed.ROLE && parsed.ROLE !== 'all' && !parsed.DATABASE_URL)
+    throw new ConfigError(`invalid environment: ROLE=${parsed.ROLE} needs DATABASE_URL (a Postgres server shared by every process)`);
   return parsed;
 }
 
@@ -169,6 +188,10 @@ const KEYS: (keyof EnvironmentVariables)[] = [
   'SHUTDOWN_DEADLINE_MS',
   'RESUME_INTERRUPTED',
   'MCP_TOOL_TIMEOUT_MS',
+  'ROLE',
+  'WORKER_CONCURRENCY',
+  'WORKER_HEARTBEAT_MS',
+  'WORKER_DEAD_AFTER_MS',
   'METRICS_TOKEN',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
