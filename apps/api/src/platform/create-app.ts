@@ -21,6 +21,7 @@ import { openDatabase, type DatabaseTarget } from './database/data-source-option
 import { logProblem, ProblemFilter, toProblem } from './errors/problem.filter';
 import { sendProblem } from './errors/problem';
 import { createValidationPipe } from './errors/validation';
+import { DomainError } from './errors/domain-error';
 import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, noNulInQuery, originCheck } from './http/body';
 import { studioPages } from './http/studio-pages';
 import { buildOpenApi, mountOpenApi } from './openapi';
@@ -91,6 +92,18 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
   await ds.runMigrations({ transaction: 'each' });
 
   app.use(requestId);
+  // a cluster worker (ROLE=worker) runs turns; its port serves probes and metrics, nothing else
+  if (config.role === 'worker')
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      if (req.path === '/health' || req.path === '/metrics') return next();
+      failed(
+        new DomainError(
+          'not_found',
+          'This process is a cluster worker (ROLE=worker): it serves /health and /metrics only. Send API requests to an API replica.',
+        ),
+        res,
+      );
+    });
   app.use(
     helmet({
       contentSecurityPolicy: {

@@ -8,6 +8,7 @@ import { RuntimeModule } from '../runtime/runtime.module';
 import { WorkflowsModule } from '../workflows/workflows.module';
 import { ChatController } from './chat.controller';
 import { ChatService } from './chat.service';
+import { ClusterTurns } from './cluster-turns';
 import { Heartbeats } from './heartbeats';
 import { Message } from './message.entity';
 import { HistoryService } from './history.service';
@@ -18,9 +19,11 @@ import { RunRerun } from './run-rerun.service';
 import { RunRecovery } from './run-recovery.service';
 import { RunAdmission } from './run-admission';
 import { RunsService } from './runs.service';
+import { RunFanout } from './run-fanout';
 import { RunHub } from './run-hub';
 import { Run } from './run.entity';
 import { StreamSlots } from './stream-slots';
+import { TurnWorker } from './turn-worker';
 
 @Module({
   imports: [
@@ -35,6 +38,9 @@ import { StreamSlots } from './stream-slots';
   providers: [
     ChatService,
     RunHub,
+    RunFanout,
+    ClusterTurns,
+    TurnWorker,
     StreamSlots,
     Heartbeats,
     RunAdmission,

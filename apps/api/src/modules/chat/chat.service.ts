@@ -7,10 +7,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { APP_CONFIG, isCluster, type AppConfig } from '../../platform/config/app-config';
 import { isUuid } from '../../platform/database/db-id';
 import { DomainError, invalid } from '../../platform/errors/domain-error';
 import { AgentsService } from '../agents/agents.service';
+import { TurnQueue } from '../cluster/turn-queue';
 import { McpServersService } from '../mcp-servers/mcp-servers.service';
 import type { AuthUser } from '../auth/user.entity';
 import type { Project } from '../projects/project.entity';
@@ -26,6 +27,7 @@ import { WorkflowsService } from '../workflows/workflows.service';
 import { type StageChange } from './message.entity';
 import { advanceStageChange } from './stage-change';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
+import { ClusterTurns } from './cluster-turns';
 import { RunAdmission } from './run-admission';
 import { RunHub } from './run-hub';
 import { recordTurn } from './turn-record';
@@ -57,14 +59,32 @@ export interface TurnLaunch {
   /** the project's stage and gate when the turn started */
   stage: string;
   awaitingGate: AwaitingGate | null;
+  /** cluster mode: the worker carrying the turn (its final write applies only while it still holds the run) */
+  workerId?: string;
   resume?: {
     steps: Step[];
-    /** the last stored event: the resumed run numbers its events after it */
+    /** the resumed run numbers its events after this seq (the last stored one, plus the gap) */
     seq: number;
+    /** the last stored event */
+    stored: number;
     /** the last event its last checkpoint covered: later ones were superseded (the client drops them) */
     checkpointSeq: number;
     attempt: number;
   };
+}
+
+/**
+ * Cluster mode: why a worker stops carrying a run without ending it — `requeue` on a shutdown (another
+ * worker takes it at once), not when its lease was lost (another worker has it already).
+ */
+export interface HandBack {
+  code: 'handback';
+  requeue: boolean;
+}
+
+function handedBack(signal: AbortSignal | undefined): HandBack | null {
+  const reason = signal?.aborted ? (signal.reason as Partial<HandBack> | undefined) : undefined;
+  return reason?.code === 'handback' ? (reason as HandBack) : null;
 }
 
 /** A rerun (run-rerun.service.ts): the original run, its history context, and a step before the turn starts. */
@@ -106,6 +126,8 @@ export class ChatService {
     private readonly admission: RunAdmission,
     private readonly mcpServers: McpServersService,
     private readonly telemetry: TurnTelemetry,
+    private readonly queue: TurnQueue,
+    private readonly cluster: ClusterTurns,
   ) {}
 
   /** A turn on a user's project (chat and stream). */
@@ -129,7 +151,9 @@ export class ChatService {
       );
     const pack = await this.workflows.packForRuntime(user, bound.pack);
     const runId = randomUUID();
-    const ports = this.projectPorts(user, project, runId);
+    // cluster mode (docs/decisions/cluster.md): a worker carries the turn; its job is queued in the
+    // admitting transaction (after the workspace is restored, for a rerun that restores it)
+    const queued = isCluster(this.config);
     const message = storableText(input.message ?? '');
     // Admitted (one turn per project, a cap per user: run-admission.ts), then one statement: the run row,
     // the user's history entry (when there is a message) and the recent history for the model's context —
@@ -138,8 +162,8 @@ export class ChatService {
       user.id,
       project,
       input.multitask === 'enqueue',
-      (m) =>
-        m.query(
+      async (m) => {
+        const rows = await m.query(
           `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input, rerun_of) VALUES ($1, $2, $3, $4, $5, 'running', $6, $8, $10) RETURNING id),
             um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '' OR $9)
        SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
@@ -162,11 +186,15 @@ export class ChatService {
             !!input.advance,
             rerun?.rerunOf ?? null,
           ],
-        ),
+        );
+        if (queued && !rerun?.beforeRun) await this.queue.enqueue(m, runId);
+        return rows as Array<{ role: 'user' | 'assistant'; content: string }>;
+      },
     );
     if (rerun?.beforeRun) {
       try {
         await rerun.beforeRun(runId);
+        if (queued) await this.queue.enqueue(this.ds, runId);
       } catch (e) {
         // the admitted run never started: it ends failed, so the project takes turns again
         await this.ds.query(
@@ -176,6 +204,14 @@ export class ChatService {
         throw e;
       }
     }
+    if (queued) {
+      // the synchronous API waits for the worker to end the turn; a stream never asks
+      const turn = { runId, project, pack } as StartedTurn;
+      let result: Promise<TurnResult> | undefined;
+      Object.defineProperty(turn, 'result', { get: () => (result ??= this.cluster.awaitResult(runId)) });
+      return turn;
+    }
+    const ports = this.projectPorts(user, project, runId);
     const stage = project.stage ?? input.stage ?? pack.stages[0];
     const history: ChatMessage[] =
       rerun?.history ?? recent.reverse().map((m) => ({ role: m.role, content: m.content }));
@@ -269,7 +305,12 @@ export class ChatService {
   execute(launch: TurnLaunch): Promise<TurnResult> {
     const { runId, ownerId, project, pack, ports, history, input, message, resume } = launch;
     const controller = new AbortController();
-    this.hub.start(runId, ownerId, controller, resume && { seq: resume.seq, steps: resume.steps.length });
+    this.hub.start(
+      runId,
+      ownerId,
+      controller,
+      resume && { seq: resume.seq, steps: resume.steps.length, stored: resume.stored },
+    );
     if (resume) {
       // the stream goes on after the stored seqs; events after the last checkpoint are superseded
       const used = ports.provider(null);
@@ -306,13 +347,16 @@ export class ChatService {
         });
         let step = await gen.next();
         while (!step.done) {
+          if (handedBack(controller.signal)) return await this.abandon(launch, controller.signal, gen);
           this.hub.publish(runId, step.value.event, step.value.data);
           if (input.advance && !moved) moved = advanceStageChange(project, step.value);
           if (step.value.event === 'done') doneSent = true;
           step = await gen.next();
         }
+        if (handedBack(controller.signal)) return await this.abandon(launch, controller.signal);
         r = step.value;
       } catch (err) {
+        if (handedBack(controller.signal)) return await this.abandon(launch, controller.signal);
         // The runtime reports turn failures as events; an exception here is a bug (or the database
         // failing under a port): logged with its stack and cause, reported once as `internal`.
         this.logger.error({ err: errInfo(err), run_id: runId }, 'turn failed unexpectedly');
@@ -336,7 +380,7 @@ export class ChatService {
       const result = r;
       const stored = await this.hub.complete(
         runId,
-        (events) => recordTurn(this.ds, runId, project, result, events, moved),
+        (events) => recordTurn(this.ds, runId, project, result, events, moved, launch.workerId ?? null),
         {
           waitMs: this.config.runRecordWaitMs,
           notStored: OUTCOME_NOT_STORED,
@@ -348,8 +392,38 @@ export class ChatService {
     return run().finally(() => clearTimeout(timer));
   }
 
+  /**
+   * Cluster mode: the worker stops carrying the run without ending it (shutting down, or its lease was
+   * lost): nothing more is stored, and on a shutdown the run goes back to the queue for another worker.
+   */
+  private async abandon(
+    launch: TurnLaunch,
+    signal: AbortSignal,
+    gen?: { return(v: never): Promise<unknown> },
+  ): Promise<TurnResult> {
+    await gen?.return(undefined as never).catch(() => undefined);
+    this.hub.abandon(launch.runId);
+    if (launch.workerId && handedBack(signal)?.requeue) await this.queue.handBack(launch.runId, launch.workerId);
+    return {
+      state: 'interrupted',
+      reply: '',
+      stage: launch.stage,
+      awaiting_gate: null,
+      node_key: null,
+      agent: null,
+      tool_calls: [],
+      files_changed: [],
+      usage: { input_tokens: 0, output_tokens: 0 },
+      error: { code: 'handed_back', message: 'The worker stopped carrying this run.' },
+    };
+  }
+
   async cancel(user: AuthUser, runId: string) {
     const run = await this.ownedRun(user, runId);
+    if (isCluster(this.config) && !this.hub.isLive(runId)) {
+      await this.cluster.cancel(run);
+      return { run_id: runId, state: 'cancelling' };
+    }
     if (run.state === 'running' && this.hub.isSettling(runId)) {
       throw new DomainError('run.not_running', `Run ${runId} has ended; its outcome is being stored.`);
     }

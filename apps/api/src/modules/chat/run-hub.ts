@@ -16,6 +16,7 @@ import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { storableValue } from '../runtime/storable';
 import { insertEvents, storedEvents, writeCheckpoint } from './run-event-store';
+import { RunFanout } from './run-fanout';
 
 export interface HubEvent {
   seq: number;
@@ -71,6 +72,8 @@ class LiveRun {
   /** checkpoints stored; after a failed one none is written, so the stored ones stay a prefix of the turn */
   steps = 0;
   checkpoints = true;
+  /** cluster mode: the seq of the last event sent to the other processes (run-fanout.ts) */
+  lastSent = 0;
   /** resolves when subscribers have been told the run ended */
   readonly ended: Promise<void>;
   markEnded: () => void = () => undefined;
@@ -96,14 +99,24 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly fanout: RunFanout,
   ) {}
 
-  /** A run goes live here; a resumed one numbers its events after `resumed.seq` and its steps after `resumed.steps`. */
-  start(runId: string, ownerId: number | null, controller: AbortController, resumed?: { seq: number; steps: number }) {
+  /**
+   * A run goes live here; a resumed one numbers its events after `resumed.seq` and its steps after
+   * `resumed.steps` (`resumed.stored`: its last stored event, which its first new one follows).
+   */
+  start(
+    runId: string,
+    ownerId: number | null,
+    controller: AbortController,
+    resumed?: { seq: number; steps: number; stored: number },
+  ) {
     const r = new LiveRun(runId, ownerId, controller);
     if (resumed) {
       r.base = resumed.seq;
       r.steps = resumed.steps;
+      r.lastSent = resumed.stored;
     }
     this.live.set(runId, r);
   }
@@ -130,11 +143,11 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     return r ? { ownerId: r.ownerId } : null;
   }
 
-  /** Cancels a live run; false when it is not running here. */
-  cancel(runId: string): boolean {
+  /** Cancels a live run (or stops it for `reason`); false when it is not running here. */
+  cancel(runId: string, reason?: unknown): boolean {
     const r = this.live.get(runId);
     if (!r || r.finished || r.closing) return false;
-    r.controller.abort();
+    r.controller.abort(reason);
     return true;
   }
 
@@ -151,10 +164,42 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     r.events.push(e);
     r.pending.push(e);
     for (const l of r.listeners) l.fn(e);
+    // cluster mode: to the other processes at once; one too large to travel is stored now instead
+    const large = this.fanout.enabled && this.sendOut(r, e);
     // flush() never rejects: a failed write is queued again and retried (below)
-    if (r.pending.length >= FLUSH_MAX) void this.flush(r);
+    if (large || r.pending.length >= FLUSH_MAX) void this.flush(r);
     else if (!r.timer) r.timer = setTimeout(() => void this.flush(r), FLUSH_MS);
     return e;
+  }
+
+  private sendOut(r: LiveRun, e: HubEvent): boolean {
+    const large = this.fanout.sent(r.id, r.lastSent, e);
+    r.lastSent = e.seq;
+    return large;
+  }
+
+  /**
+   * Cluster mode: a run that stops here without ending — its worker lost its lease or handed it back
+   * (docs/decisions/cluster.md) — is forgotten: nothing more is stored for it (whoever carries it on
+   * resumes from its checkpoints), and its subscribers end without `close`, so they reconnect.
+   */
+  abandon(runId: string) {
+    const r = this.live.get(runId);
+    if (!r || r.finished) return;
+    r.closing = true;
+    if (r.timer) clearTimeout(r.timer);
+    r.timer = null;
+    r.pending.length = 0;
+    r.finished = true;
+    r.markEnded();
+    for (const l of r.listeners) l.end();
+    r.listeners.clear();
+    this.live.delete(runId);
+  }
+
+  /** The runs live in this process that have not ended. */
+  liveRuns(): string[] {
+    return [...this.live.values()].filter((r) => !r.finished).map((r) => r.id);
   }
 
   private flush(r: LiveRun): Promise<void> {
@@ -303,6 +348,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     for (const e of last) {
       r.events.push(e);
       for (const l of r.listeners) l.fn(e);
+      if (this.fanout.enabled) this.sendOut(r, e);
     }
     this.end(r, linger);
   }
@@ -338,6 +384,8 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.listeners.add(entry);
       return () => r.listeners.delete(entry);
     }
+    // cluster mode: live in another process (or finished) — stored events, then its batches until `close`
+    if (this.fanout.enabled) return this.fanout.tail(runId, afterSeq, fn, end);
     for (const e of await storedEvents(this.ds, runId, afterSeq)) fn(e);
     end();
     return () => undefined;
@@ -361,15 +409,22 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
   async beforeApplicationShutdown() {
     const budget = Math.floor(this.config.shutdownDeadlineMs * 0.8);
     this.shutdownBy = Date.now() + budget;
+    // cluster mode: streams of runs live elsewhere end reconnectable (the client goes on with another replica)
+    if (this.fanout.enabled) this.fanout.endAll();
     const open = [...this.live.values()].filter((r) => !r.finished);
     if (!open.length && !this.responses.size) return;
     this.logger.warn(
       { runs: open.length, deadline_ms: this.config.shutdownDeadlineMs },
       'shutting down: stopping live runs',
     );
-    for (const r of open) r.controller.abort({ code: 'shutdown' });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, budget)));
+    if (this.config.role === 'worker') {
+      // a cluster worker gives its runs half the time to finish, then hands the rest back to the queue:
+      // another worker resumes them from their checkpoints (docs/decisions/cluster.md, "Shutdown")
+      await Promise.race([Promise.all(open.map((r) => r.ended)), delay(budget / 2)]);
+      for (const r of open) if (!r.finished) r.controller.abort({ code: 'handback', requeue: true });
+    } else for (const r of open) r.controller.abort({ code: 'shutdown' });
     await Promise.race([Promise.all(open.map((r) => r.ended)), timeout]);
     for (const r of open) {
       if (r.finished) continue;

@@ -6,37 +6,47 @@
  * it is marked `interrupted`. `POST /agent/runs/{id}/resume` resumes an `interrupted` run on demand.
  * A run that cannot resume (its pack is gone, MAX_RESUME_ATTEMPTS starts) ends `error` with
  * `resume_failed` and a reason — never stuck `running`.
+ *
+ * Cluster mode (docs/decisions/cluster.md): no process owns the runs in flight, so nothing happens at
+ * boot; a dead worker's runs are taken over by another worker (turn-worker.ts), which starts them here
+ * (`carry`), and a resume asked for by a user or an approval goes through the queue.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { APP_CONFIG, isCluster, type AppConfig } from '../../platform/config/app-config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { errorInfo } from '../../platform/logging/error-info';
 import type { AuthUser } from '../auth/user.entity';
 import { Project } from '../projects/project.entity';
 import type { ChatMessage } from '../runtime/providers/provider';
 import type { Step } from '../runtime/step-log';
+import { TurnQueue } from '../cluster/turn-queue';
+import type { TurnResult } from '../runtime/runtime.types';
 import { WorkflowsService } from '../workflows/workflows.service';
 import { ChatService } from './chat.service';
-import { Message, type MessageState } from './message.entity';
+import { RESUME_SEQ_GAP } from './resume-gap';
 import { unfinishedTurn } from './run-admission';
-import { RunEvent } from './run-event.entity';
+import { endStoredRun, type RunEnding } from './run-ending';
+import { RunFanout } from './run-fanout';
 import { RunHub } from './run-hub';
-import { Run, type RunInput, type RunState } from './run.entity';
+import { Run, type RunInput } from './run.entity';
+
+export { RESUME_SEQ_GAP };
 
 /** A run is started at most this many times (the first start and its resumes). */
 export const MAX_RESUME_ATTEMPTS = 3;
 const HISTORY_FOR_CONTEXT = 20;
-/**
- * A resumed run numbers its events from this far above the last stored one: a client may have seen events
- * the crash kept from being stored (those since the last checkpoint or flush — at most one model call's
- * stream, ≤ 1,048,576 one-character deltas, and a few more), and its Last-Event-ID must not fall among
- * the new attempt's seqs. The numbering stays increasing; `status {state: "resumed"}` comes first after
- * the gap. (seq is an integer column: MAX_RESUME_ATTEMPTS gaps fit many times over.)
- */
-export const RESUME_SEQ_GAP = 1_100_000;
-const INTERRUPTED = { code: 'interrupted', message: 'The server restarted while this run was in flight.' };
+const INTERRUPTED: RunEnding = {
+  state: 'interrupted',
+  error: { code: 'interrupted', message: 'The server restarted while this run was in flight.' },
+  note: { state: 'interrupted', content: 'This run was interrupted by a server restart before it finished.' },
+};
+
+/** A run started again: its turn goes on detached. */
+export interface Carried {
+  result: Promise<TurnResult>;
+}
 
 @Injectable()
 export class RunRecovery implements OnApplicationBootstrap {
@@ -48,15 +58,18 @@ export class RunRecovery implements OnApplicationBootstrap {
     private readonly chat: ChatService,
     private readonly hub: RunHub,
     private readonly workflows: WorkflowsService,
+    private readonly queue: TurnQueue,
+    private readonly fanout: RunFanout,
   ) {}
 
   async onApplicationBootstrap() {
+    if (isCluster(this.config)) return;
     const stale = await this.ds.getRepository(Run).find({ where: { state: 'running' } });
     let resumed = 0;
     for (const run of stale) {
       if (this.config.resumeInterrupted === 'auto' && resumable(run)) {
         if (await this.resume(run)) resumed++;
-      } else await this.end(run, 'interrupted', INTERRUPTED);
+      } else await this.end(run, INTERRUPTED);
     }
     if (resumed) this.logger.warn(`resumed ${resumed} run(s) left in flight by a restart`);
     if (stale.length - resumed)
@@ -74,6 +87,10 @@ export class RunRecovery implements OnApplicationBootstrap {
     if (!resumable(run))
       throw new DomainError('run.not_resumable', `Run ${runId} cannot be resumed: it recorded no checkpoints.`);
     if (run.state === 'interrupted') await this.reopen(run);
+    if (isCluster(this.config)) {
+      await this.queue.enqueue(this.ds, run.id);
+      return { run_id: runId, state: 'running', attempts: run.attempts + 1 };
+    }
     if (!(await this.resume(run))) {
       const ended = await this.ds.getRepository(Run).findOneByOrFail({ id: runId });
       throw new DomainError('run.not_resumable', `Run ${runId} could not be resumed: ${ended.error?.message ?? ''}`);
@@ -107,9 +124,24 @@ export class RunRecovery implements OnApplicationBootstrap {
   }
 
   /** A run back to `running` after a decision on its pending call (run-approvals.service.ts) goes on. */
-  resumeRun(run: Run): Promise<boolean> {
+  async resumeRun(run: Run): Promise<boolean> {
     if (!resumable(run)) return this.fail(run, 'it recorded no input');
-    return this.resume(run);
+    if (!isCluster(this.config)) return this.resume(run);
+    await this.queue.enqueue(this.ds, run.id);
+    return true;
+  }
+
+  /**
+   * Cluster mode: a worker (`workerId`) claimed the run. A run never started begins its turn; one that
+   * ran before (an approval's decision, a resume asked for, or `takeover` of a dead worker's run) resumes
+   * from its checkpoints above the seq gap. Null when it could not start (it has been ended).
+   */
+  async carry(run: Run, workerId: string, takeover: boolean): Promise<Carried | null> {
+    if (!resumable(run)) {
+      await this.fail(run, 'it recorded no input', takeover);
+      return null;
+    }
+    return this.start(run, { workerId, fresh: !takeover });
   }
 
   /**
@@ -117,16 +149,30 @@ export class RunRecovery implements OnApplicationBootstrap {
    * turn itself goes on detached, like any turn.
    */
   private async resume(run: Run & { input: RunInput; owner_id: number; project_id: number }): Promise<boolean> {
+    const started = await this.start(run, {});
+    if (!started) return false;
+    started.result.catch((err) => this.logger.error({ err: errorInfo(err), run_id: run.id }, 'resumed run failed'));
+    return true;
+  }
+
+  /**
+   * Starts the run from what is stored: its input, the history before it and its checkpoints. `fresh`: a
+   * run nothing has started yet begins like a new turn (cluster mode: the first claim of a queued run).
+   */
+  private async start(
+    run: Run & { input: RunInput; owner_id: number; project_id: number },
+    opts: { workerId?: string; fresh?: boolean },
+  ): Promise<Carried | null> {
     try {
       const [user]: AuthUser[] = await this.ds.query('SELECT id, username, is_admin FROM users WHERE id = $1', [
         run.owner_id,
       ]);
       const project = await this.ds.getRepository(Project).findOneBy({ id: run.project_id });
-      if (!user || !project) return this.fail(run, 'its project no longer exists');
+      if (!user || !project) return this.failed(run, 'its project no longer exists', opts);
       const pack = run.workflow_id
         ? await this.workflows.getPackForRuntime(user, run.workflow_id).catch(() => null)
         : null;
-      if (!pack) return this.fail(run, 'its pack was deleted');
+      if (!pack) return this.failed(run, 'its pack was deleted', opts);
       const [state]: Array<{ seq: number; checkpoint_seq: number; steps: Step[]; message: string | null }> =
         await this.ds.query(
           `SELECT (SELECT coalesce(max(seq), 0) FROM run_events WHERE run_id = $1) AS seq,
@@ -135,93 +181,88 @@ export class RunRecovery implements OnApplicationBootstrap {
                   (SELECT content FROM messages WHERE run_id = $1 AND role = 'user' LIMIT 1) AS message`,
           [run.id],
         );
+      // nothing ran yet (no step, no event): the turn begins, as in the process that admitted it
+      const fresh = !!opts.fresh && !state.steps.length && !Number(state.seq);
       // a start after a decision on a pending tool call (per-tool approval) is not a retry
       const decisions = state.steps.filter((s) => s.step === 'decision').length;
-      if (run.attempts - decisions >= MAX_RESUME_ATTEMPTS)
-        return this.fail(run, `it was started ${run.attempts - decisions} times without finishing`);
-      // the project's history before this run (later turns, after an interruption, are not its context)
-      const recent: ChatMessage[] = await this.ds.query(
-        `SELECT role, content FROM messages WHERE project_id = $1 AND content <> '' AND run_id IS DISTINCT FROM $2
-          AND created_at <= $3 ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
-        [project.id, run.id, run.created_at],
-      );
-      const [[attempt]]: [[{ attempts: number }], number] = await this.ds.query(
-        'UPDATE runs SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts',
-        [run.id],
-      );
+      if (!fresh && run.attempts - decisions >= MAX_RESUME_ATTEMPTS)
+        return this.failed(run, `it was started ${run.attempts - decisions} times without finishing`, opts);
+      const recent = await this.historyBefore(run);
+      const attempts = fresh
+        ? run.attempts
+        : (
+            (await this.ds.query('UPDATE runs SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts', [
+              run.id,
+            ])) as [[{ attempts: number }], number]
+          )[0][0].attempts;
       const result = this.chat.execute({
         runId: run.id,
         ownerId: user.id,
         project,
         pack,
         ports: this.chat.projectPorts(user, project, run.id),
-        history: recent.reverse().map((m) => ({ role: m.role, content: m.content })),
+        history: recent,
         input: { advance: run.input.advance, node_key: run.input.node_key ?? undefined },
         message: state.message ?? '',
         stage: run.input.stage,
         awaitingGate: run.input.awaiting_gate,
-        resume: {
-          steps: state.steps,
-          seq: Number(state.seq) + RESUME_SEQ_GAP,
-          checkpointSeq: Number(state.checkpoint_seq),
-          attempt: attempt.attempts,
-        },
+        workerId: opts.workerId,
+        ...(fresh
+          ? {}
+          : {
+              resume: {
+                steps: state.steps,
+                seq: Number(state.seq) + RESUME_SEQ_GAP,
+                stored: Number(state.seq),
+                checkpointSeq: Number(state.checkpoint_seq),
+                attempt: attempts,
+              },
+            }),
       });
-      result.catch((err) => this.logger.error({ err: errorInfo(err), run_id: run.id }, 'resumed run failed'));
-      this.logger.log({ run_id: run.id, steps: state.steps.length, attempt: attempt.attempts }, 'run resumed');
-      return true;
+      if (!fresh) this.logger.log({ run_id: run.id, steps: state.steps.length, attempt: attempts }, 'run resumed');
+      // wrapped: an async function would otherwise wait for the whole turn
+      return { result };
     } catch (err) {
       this.logger.error({ err: errorInfo(err), run_id: run.id }, 'could not resume the run');
-      return this.fail(run, 'it could not be started again');
+      return this.failed(run, 'it could not be started again', opts);
     }
   }
 
-  private async fail(run: Run, why: string): Promise<false> {
-    await this.end(run, 'error', { code: 'resume_failed', message: `The run could not be resumed: ${why}.` });
+  /**
+   * The model's context: the project's history before this run (later turns, after an interruption, are
+   * not its context); for a rerun, the history before the run it reruns (run-rerun.service.ts).
+   */
+  private async historyBefore(run: Run & { project_id: number }): Promise<ChatMessage[]> {
+    const rows: ChatMessage[] = await this.ds.query(
+      `WITH o AS (SELECT id, created_at FROM runs WHERE id = $4)
+       SELECT role, content FROM messages
+        WHERE project_id = $1 AND content <> '' AND run_id IS DISTINCT FROM $2 AND run_id IS DISTINCT FROM (SELECT id FROM o)
+          AND CASE WHEN EXISTS (SELECT 1 FROM o) THEN created_at < (SELECT created_at FROM o) ELSE created_at <= $3 END
+        ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
+      [run.project_id, run.id, run.created_at, run.rerun_of],
+    );
+    return rows.reverse().map((m) => ({ role: m.role, content: m.content }));
+  }
+
+  private async failed(run: Run, why: string, opts: { workerId?: string }): Promise<null> {
+    await this.fail(run, why, !!opts.workerId);
+    return null;
+  }
+
+  private async fail(run: Run, why: string, afterGap = false): Promise<false> {
+    const error = { code: 'resume_failed', message: `The run could not be resumed: ${why}.` };
+    await this.end(run, {
+      state: 'error',
+      error,
+      note: { state: 'failed', content: `This run ended without finishing: ${error.message}` },
+      afterGap,
+    });
     return false;
   }
 
-  /**
-   * Ends a run that is not live here: `error`, `done`, `close` after its stored events, its outcome,
-   * and a history note. Checkpoints stay for an `interrupted` run (it can still be resumed).
-   */
-  private async end(run: Run, state: RunState, error: { code: string; message: string }) {
-    await this.ds.transaction(async (m) => {
-      const last: Array<{ max: number | null }> = await m.query(
-        'SELECT max(seq) AS max FROM run_events WHERE run_id = $1',
-        [run.id],
-      );
-      let seq = Number(last[0]?.max ?? 0);
-      const events = [
-        { event: 'error', data: error },
-        { event: 'done', data: { run_id: run.id, reply: run.reply, usage: run.usage, state } },
-        { event: 'close', data: {} },
-      ];
-      await m
-        .getRepository(RunEvent)
-        .insert(events.map((e) => ({ run_id: run.id, seq: ++seq, event: e.event, data: e.data })));
-      await m
-        .getRepository(Run)
-        .update({ id: run.id, state: 'running' }, { state, finished_at: new Date(), last_seq: seq, error });
-      if (state !== 'interrupted') await m.query('DELETE FROM run_checkpoints WHERE run_id = $1', [run.id]);
-      if (run.project_id) {
-        const note: MessageState = state === 'interrupted' ? 'interrupted' : 'failed';
-        await m.getRepository(Message).insert({
-          project_id: run.project_id,
-          run_id: run.id,
-          role: 'assistant',
-          content:
-            state === 'interrupted'
-              ? 'This run was interrupted by a server restart before it finished.'
-              : `This run ended without finishing: ${error.message}`,
-          stage: run.stage,
-          node_key: run.node_key,
-          tool_calls: [],
-          state: note,
-          error,
-        });
-      }
-    });
+  /** Ends a run that is not live here (run-ending.ts); an interrupted one keeps its checkpoints. */
+  private async end(run: Run, ending: RunEnding) {
+    await this.ds.transaction((m) => endStoredRun(m, run, ending, this.fanout));
   }
 }
 

@@ -51,6 +51,10 @@ export class Run {
   @Column({ type: 'jsonb', nullable: true }) pending_approval: PendingApproval | null;
   /** the run this one reruns from a node (docs/decisions/runtime.md, "Rerun from a node") */
   @Column({ type: 'uuid', nullable: true }) rerun_of: string | null;
+  /** cluster mode: the worker carrying the run (null while it waits in the queue; docs/decisions/cluster.md) */
+  @Column({ type: 'varchar', length: 64, nullable: true }) worker_id: string | null;
+  /** cluster mode: a cancel asked for while a worker held the run — whoever carries it next ends it */
+  @Column({ type: 'boolean', default: false }) cancel_requested: boolean;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
   @Column({ type: 'timestamptz', nullable: true }) finished_at: Date | null;
 }

@@ -37,13 +37,15 @@ export async function recordTurn(
   r: TurnResult,
   events: HubEvent[],
   sc: StageChange | null,
+  /** cluster mode: the worker carrying the run — a worker that lost it to another stores nothing */
+  workerId: string | null = null,
 ) {
   // every turn on a project ends in history: a reply, or how it stopped or failed (with its partial reply);
   // an Advance's user entry (stored even without a message) records the stage move
   const keep = !!project && (r.reply.trim() !== '' || r.tool_calls.length > 0 || r.state !== 'done');
   const lastSeq = events.length ? events[events.length - 1].seq : 0;
   await ds.query(
-    `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12, pending_approval = $17 WHERE id = $1 AND state = 'running' RETURNING id),
+    `WITH u AS (UPDATE runs SET state = $2, reply = CASE WHEN $11 THEN '' ELSE $3 END, usage = $4, error = $5, stage = $6, node_key = $7, finished_at = now(), last_seq = $12, pending_approval = $17 WHERE id = $1 AND state = 'running' AND worker_id IS NOT DISTINCT FROM $18 RETURNING id),
           sc AS (UPDATE messages SET stage_change = $16 FROM u WHERE $16::jsonb IS NOT NULL AND messages.run_id = u.id AND messages.role = 'user'),
           ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING),
           -- checkpoints are compacted when the run ends, unless it can still be resumed (docs/decisions/runtime.md)
@@ -71,6 +73,7 @@ export async function recordTurn(
       MESSAGE_STATE[r.state],
       sc ? JSON.stringify(sc) : null,
       r.approval ? JSON.stringify(r.approval) : null,
+      workerId,
     ],
   );
 }
