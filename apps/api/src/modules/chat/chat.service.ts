@@ -61,6 +61,8 @@ export interface TurnLaunch {
   awaitingGate: AwaitingGate | null;
   /** cluster mode: the worker carrying the turn (its final write applies only while it still holds the run) */
   workerId?: string;
+  /** cluster mode: the seq the turn's events follow (its `queued` status event) */
+  startAfter?: number;
   resume?: {
     steps: Step[];
     /** the resumed run numbers its events after this seq (the last stored one, plus the gap) */
@@ -187,7 +189,7 @@ export class ChatService {
             rerun?.rerunOf ?? null,
           ],
         );
-        if (queued && !rerun?.beforeRun) await this.queue.enqueue(m, runId);
+        if (queued) await this.cluster.queued(m, runId, !rerun?.beforeRun);
         return rows as Array<{ role: 'user' | 'assistant'; content: string }>;
       },
     );
@@ -309,7 +311,11 @@ export class ChatService {
       runId,
       ownerId,
       controller,
-      resume && { seq: resume.seq, steps: resume.steps.length, stored: resume.stored },
+      resume
+        ? { seq: resume.seq, steps: resume.steps.length, stored: resume.stored }
+        : launch.startAfter
+          ? { seq: launch.startAfter, steps: 0, stored: launch.startAfter }
+          : undefined,
     );
     if (resume) {
       // the stream goes on after the stored seqs; events after the last checkpoint are superseded
@@ -402,8 +408,10 @@ export class ChatService {
     gen?: { return(v: never): Promise<unknown> },
   ): Promise<TurnResult> {
     await gen?.return(undefined as never).catch(() => undefined);
-    this.hub.abandon(launch.runId);
-    if (launch.workerId && handedBack(signal)?.requeue) await this.queue.handBack(launch.runId, launch.workerId);
+    const requeue = !!launch.workerId && !!handedBack(signal)?.requeue;
+    // handed back: what it streamed is stored first, so whoever resumes it numbers its events after them
+    await this.hub.abandon(launch.runId, requeue);
+    if (requeue) await this.queue.handBack(launch.runId, launch.workerId!);
     return {
       state: 'interrupted',
       reply: '',

@@ -5,10 +5,11 @@
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ClusterBus } from '../cluster/cluster-bus';
 import { TurnQueue } from '../cluster/turn-queue';
+import { RuntimeService } from '../runtime/runtime.service';
 import type { TurnResult } from '../runtime/runtime.types';
 import { endStoredRun } from './run-ending';
 import { RunFanout } from './run-fanout';
@@ -31,7 +32,24 @@ export class ClusterTurns {
     private readonly queue: TurnQueue,
     private readonly bus: ClusterBus,
     private readonly fanout: RunFanout,
+    private readonly runtime: RuntimeService,
   ) {}
+
+  /**
+   * In the admitting transaction `m`: the run's first event, `status {state: "queued"}` (so its stream
+   * names the run at once, and a cancel can be aimed at it), and its job unless `enqueue` is false (a
+   * rerun queues it once its workspace is restored).
+   */
+  async queued(m: EntityManager, runId: string, enqueue: boolean): Promise<void> {
+    const d = this.runtime.describeDefault();
+    const status = { seq: 1, event: 'status', data: { run_id: runId, state: 'queued', provider: d.provider, model: d.model } };
+    await m.query(`INSERT INTO run_events (run_id, seq, event, data) VALUES ($1, 1, 'status', $2)`, [
+      runId,
+      JSON.stringify(status.data),
+    ]);
+    await this.fanout.announce(m, runId, 0, [status]);
+    if (enqueue) await this.queue.enqueue(m, runId);
+  }
 
   /** The result of a turn a worker carries, once it has ended (its stream's `close`), read from the database. */
   async awaitResult(runId: string): Promise<TurnResult> {

@@ -180,12 +180,14 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
 
   /**
    * Cluster mode: a run that stops here without ending — its worker lost its lease or handed it back
-   * (docs/decisions/cluster.md) — is forgotten: nothing more is stored for it (whoever carries it on
-   * resumes from its checkpoints), and its subscribers end without `close`, so they reconnect.
+   * (docs/decisions/cluster.md) — is forgotten: its events are stored first when it is handed back
+   * (`keep`), nothing more after that (whoever carries it on resumes from its checkpoints), and its
+   * subscribers end without `close`, so they reconnect.
    */
-  abandon(runId: string) {
+  async abandon(runId: string, keep: boolean) {
     const r = this.live.get(runId);
     if (!r || r.finished) return;
+    if (keep) await this.flush(r);
     r.closing = true;
     if (r.timer) clearTimeout(r.timer);
     r.timer = null;

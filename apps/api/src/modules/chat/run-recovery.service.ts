@@ -181,8 +181,9 @@ export class RunRecovery implements OnApplicationBootstrap {
                   (SELECT content FROM messages WHERE run_id = $1 AND role = 'user' LIMIT 1) AS message`,
           [run.id],
         );
-      // nothing ran yet (no step, no event): the turn begins, as in the process that admitted it
-      const fresh = !!opts.fresh && !state.steps.length && !Number(state.seq);
+      // nothing ran yet (no step; no event but its `queued` status): the turn begins, as in the process
+      // that admitted it, after that event
+      const fresh = !!opts.fresh && !state.steps.length && Number(state.seq) <= 1;
       // a start after a decision on a pending tool call (per-tool approval) is not a retry
       const decisions = state.steps.filter((s) => s.step === 'decision').length;
       if (!fresh && run.attempts - decisions >= MAX_RESUME_ATTEMPTS)
@@ -207,6 +208,7 @@ export class RunRecovery implements OnApplicationBootstrap {
         stage: run.input.stage,
         awaitingGate: run.input.awaiting_gate,
         workerId: opts.workerId,
+        startAfter: fresh ? Number(state.seq) : undefined,
         ...(fresh
           ? {}
           : {
