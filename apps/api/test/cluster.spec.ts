@@ -8,18 +8,25 @@
 import { Client as PgClient } from 'pg';
 import { ADMIN, createTestDb, type TestDb } from './support/app';
 import { bind, setupPack } from './support/chat-pack';
-import { startChildServer, type ChildServer } from './support/child-server';
+import { exited, startChildServer, type ChildServer } from './support/child-server';
 import { FakeLlm, type FakeTurn } from './support/fake-llm';
 import { Client } from './support/http';
 import { readStream, type SseEvent } from './support/sse';
 
-const WORKER_ENV = { ROLE: 'worker', WORKER_CONCURRENCY: '1', WORKER_HEARTBEAT_MS: '300', WORKER_DEAD_AFTER_MS: '2000' };
+const WORKER_ENV = {
+  ROLE: 'worker',
+  WORKER_CONCURRENCY: '1',
+  WORKER_HEARTBEAT_MS: '300',
+  WORKER_DEAD_AFTER_MS: '2000',
+  SHUTDOWN_DEADLINE_MS: '2000',
+};
 
 let fake: FakeLlm;
 let db: TestDb;
 let pg: PgClient;
 let apiA: ChildServer;
 let apiB: ChildServer;
+const extra: ChildServer[] = [];
 let workers: ChildServer[] = [];
 let a: Client;
 let b: Client;
@@ -78,7 +85,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([apiA, apiB, ...workers].map((s) => s?.kill()));
+  await Promise.all([apiA, apiB, ...workers, ...extra].map((s) => s?.kill()));
   await pg?.end();
   await db?.drop();
   await fake?.close();
@@ -164,6 +171,46 @@ test('cancel through the other API stops a run on either worker, and a queued on
   expect(fake.requests.length).toBe(2);
   fake.enqueue({ text: 'free again' });
   expect((await b.post('/agent/chat', { project_slug: 'waiting', message: 'now' })).body.reply).toBe('free again');
+});
+
+test('SIGTERM: a worker hands its run back and another resumes it at once; an API replica ends its streams reconnectable', async () => {
+  const [apiC, spare] = await Promise.all([startChildServer(db, { ROLE: 'api' }), startChildServer(db, WORKER_ENV)]);
+  extra.push(apiC, spare);
+  workers.push(spare);
+  await bind(a, 'handback', packId);
+  fake.reset();
+  fake.enqueue(slow(120, 30), slow(120, 0));
+  const c = new Client(apiC.url);
+  c.cookie = a.cookie;
+  const seen: SseEvent[] = [];
+  let stopping: Promise<unknown> | null = null;
+  let carrier: ChildServer | undefined;
+  const first = await stream(c, `${apiC.url}/agent/stream?project_slug=handback&message=long`, (e) => {
+    seen.push(e);
+    if (!stopping && seen.filter((x) => x.event === 'content').length === 5) {
+      stopping = workerOf(seen[0].data.run_id as string).then(async (w) => {
+        carrier = w;
+        w!.child.kill('SIGTERM');
+        apiC.child.kill('SIGTERM');
+        return Promise.all([exited(w!.child, 10_000), exited(apiC.child, 10_000)]);
+      });
+    }
+  });
+  const [workerExit, apiExit] = (await stopping) as Array<{ code: number | null } | null>;
+  // both stopped cleanly, not by their deadline's backstop (exit code 1); the stream ended without
+  // `close`: the client reconnects
+  for (const exit of [workerExit, apiExit]) {
+    expect(exit).not.toBeNull();
+    expect(exit!.code).not.toBe(1);
+  }
+  expect(first.events.at(-1)!.event).not.toBe('close');
+  workers = workers.filter((w) => w !== carrier);
+  const runId: string = seen[0].data.run_id;
+  const rest = await stream(a, `${apiA.url}/agent/stream`, undefined, first.events.at(-1)!.id);
+  expect(rest.events.at(-1)!.event).toBe('close');
+  expect(rest.events.at(-2)!.data.state).toBe('done');
+  expect(rest.events.find((e) => e.event === 'status')!.data).toMatchObject({ state: 'resumed', attempt: 2 });
+  expect((await a.get(`/agent/runs/${runId}`)).body).toMatchObject({ state: 'done', attempts: 2 });
 });
 
 const plan: FakeTurn = {

@@ -23,7 +23,7 @@ class FileChangeData implements FileChangeInfo {
 
 export class StatusEvent implements RuntimeEventData<'status'> {
   @ApiProperty() run_id: string;
-  @ApiProperty({ enum: ['running', 'resumed'], example: 'running' }) state: string;
+  @ApiProperty({ enum: ['queued', 'running', 'resumed'], example: 'running' }) state: string;
   @ApiProperty() provider: string;
   @ApiProperty() model: string;
   @ApiPropertyOptional({ description: 'resumed: how many times the run has been started' }) attempt?: number;
