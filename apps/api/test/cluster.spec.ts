@@ -111,7 +111,12 @@ test('a stream started on API A and resumed on API B with Last-Event-ID: every e
   const all = [...seen, ...rest.events];
   expect(all.at(-1)!.event).toBe('close');
   expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
-  expect(all.filter((e) => e.event === 'content').map((e) => e.data.delta).join('')).toBe(slow(40, 0).text);
+  expect(
+    all
+      .filter((e) => e.event === 'content')
+      .map((e) => e.data.delta)
+      .join(''),
+  ).toBe(slow(40, 0).text);
   // the same as the stored run, read in one piece from either replica
   const stored = await stream(a, `${apiB.url}/agent/runs/${runId}/stream`);
   expect(stored.events.map((e) => [e.seq, e.event])).toEqual(all.map((e) => [e.seq, e.event]));
@@ -183,7 +188,7 @@ test('SIGTERM: a worker hands its run back and another resumes it at once; an AP
   const c = new Client(apiC.url);
   c.cookie = a.cookie;
   const seen: SseEvent[] = [];
-  let stopping: Promise<unknown> | null = null;
+  let stopping = null as Promise<Array<{ code: number | null } | null>> | null;
   let carrier: ChildServer | undefined;
   const first = await stream(c, `${apiC.url}/agent/stream?project_slug=handback&message=long`, (e) => {
     seen.push(e);
@@ -196,7 +201,7 @@ test('SIGTERM: a worker hands its run back and another resumes it at once; an AP
       });
     }
   });
-  const [workerExit, apiExit] = (await stopping) as Array<{ code: number | null } | null>;
+  const [workerExit, apiExit] = (await stopping)!;
   // both stopped cleanly, not by their deadline's backstop (exit code 1); the stream ended without
   // `close`: the client reconnects
   for (const exit of [workerExit, apiExit]) {

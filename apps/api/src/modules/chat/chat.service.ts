@@ -165,7 +165,7 @@ export class ChatService {
       project,
       input.multitask === 'enqueue',
       async (m) => {
-        const rows = await m.query(
+        const rows: Array<{ role: 'user' | 'assistant'; content: string }> = await m.query(
           `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input, rerun_of) VALUES ($1, $2, $3, $4, $5, 'running', $6, $8, $10) RETURNING id),
             um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '' OR $9)
        SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
@@ -190,7 +190,7 @@ export class ChatService {
           ],
         );
         if (queued) await this.cluster.queued(m, runId, !rerun?.beforeRun);
-        return rows as Array<{ role: 'user' | 'assistant'; content: string }>;
+        return rows;
       },
     );
     if (rerun?.beforeRun) {

@@ -42,7 +42,11 @@ export class ClusterTurns {
    */
   async queued(m: EntityManager, runId: string, enqueue: boolean): Promise<void> {
     const d = this.runtime.describeDefault();
-    const status = { seq: 1, event: 'status', data: { run_id: runId, state: 'queued', provider: d.provider, model: d.model } };
+    const status = {
+      seq: 1,
+      event: 'status',
+      data: { run_id: runId, state: 'queued', provider: d.provider, model: d.model },
+    };
     await m.query(`INSERT INTO run_events (run_id, seq, event, data) VALUES ($1, 1, 'status', $2)`, [
       runId,
       JSON.stringify(status.data),

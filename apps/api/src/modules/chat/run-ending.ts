@@ -30,16 +30,17 @@ export async function endStoredRun(m: EntityManager, run: Run, end: RunEnding, f
     [run.id, end.state, JSON.stringify(end.error)],
   );
   if (!updated) return false;
-  const last: Array<{ max: number | null }> = await m.query('SELECT max(seq) AS max FROM run_events WHERE run_id = $1', [
-    run.id,
-  ]);
+  const last: Array<{ max: number | null }> = await m.query(
+    'SELECT max(seq) AS max FROM run_events WHERE run_id = $1',
+    [run.id],
+  );
   const stored = Number(last[0]?.max ?? 0);
   let seq = stored + (end.afterGap ? RESUME_SEQ_GAP : 0);
   const events = [
     { event: 'error', data: end.error },
     { event: 'done', data: { run_id: run.id, reply: run.reply, usage: run.usage, state: end.state } },
     { event: 'close', data: {} },
-  ].map((e) => ({ seq: ++seq, event: e.event, data: e.data as object }));
+  ].map((e) => ({ seq: ++seq, event: e.event, data: e.data }));
   await m.getRepository(RunEvent).insert(events.map((e) => ({ run_id: run.id, ...e })));
   await m.query('UPDATE runs SET last_seq = $2 WHERE id = $1', [run.id, seq]);
   // an interrupted run keeps its checkpoints: it can still be resumed

@@ -189,13 +189,7 @@ export class RunRecovery implements OnApplicationBootstrap {
       if (!fresh && run.attempts - decisions >= MAX_RESUME_ATTEMPTS)
         return this.failed(run, `it was started ${run.attempts - decisions} times without finishing`, opts);
       const recent = await this.historyBefore(run);
-      const attempts = fresh
-        ? run.attempts
-        : (
-            (await this.ds.query('UPDATE runs SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts', [
-              run.id,
-            ])) as [[{ attempts: number }], number]
-          )[0][0].attempts;
+      const attempts = fresh ? run.attempts : await this.countAttempt(run.id);
       const result = this.chat.execute({
         runId: run.id,
         ownerId: user.id,
@@ -228,6 +222,14 @@ export class RunRecovery implements OnApplicationBootstrap {
       this.logger.error({ err: errorInfo(err), run_id: run.id }, 'could not resume the run');
       return this.failed(run, 'it could not be started again', opts);
     }
+  }
+
+  private async countAttempt(runId: string): Promise<number> {
+    const [[row]]: [[{ attempts: number }], number] = await this.ds.query(
+      'UPDATE runs SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts',
+      [runId],
+    );
+    return row.attempts;
   }
 
   /**

@@ -71,7 +71,7 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
       // new jobs wake the worker through LISTEN/NOTIFY; polling only finds retries and unlocked jobs
       pollInterval: Math.min(2_000, this.config.workerHeartbeatMs),
       logger: await graphileLogger(this.logger),
-      events: events as never,
+      events,
       taskList: { [TURN_TASK]: (payload) => this.carry(payload as { run_id?: unknown }) },
     });
     this.timer = setInterval(() => void this.beat(), this.config.workerHeartbeatMs);
@@ -80,10 +80,9 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   private async join() {
-    await this.ds.query(
-      `INSERT INTO cluster_workers (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET beat_at = now()`,
-      [this.id],
-    );
+    await this.ds.query(`INSERT INTO cluster_workers (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET beat_at = now()`, [
+      this.id,
+    ]);
   }
 
   private async addQueueId(queueId: string) {
@@ -155,10 +154,9 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
   private async beat() {
     if (this.stopping) return;
     try {
-      const [, n]: [unknown, number] = await this.ds.query(
-        'UPDATE cluster_workers SET beat_at = now() WHERE id = $1',
-        [this.id],
-      );
+      const [, n]: [unknown, number] = await this.ds.query('UPDATE cluster_workers SET beat_at = now() WHERE id = $1', [
+        this.id,
+      ]);
       if (!n) {
         const runs = this.hub.liveRuns();
         this.logger.error(

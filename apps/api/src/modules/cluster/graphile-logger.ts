@@ -9,8 +9,8 @@ export async function graphileLogger(log: NestLogger): Promise<Logger> {
   const { Logger: GraphileLogger } = await import('graphile-worker');
   return new GraphileLogger((scope) => (level, message) => {
     const where = { worker: scope.workerId, task: scope.taskIdentifier, job: scope.jobId };
-    if (level === 'error') log.error(where, message);
-    else if (level === 'warning') log.warn(where, message);
+    if (String(level) === 'error') log.error(where, message);
+    else if (String(level) === 'warning') log.warn(where, message);
     else log.debug(where, message);
   });
 }

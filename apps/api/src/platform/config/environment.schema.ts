@@ -142,7 +142,9 @@ export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariable
   if (errors.length) throw new ConfigError(`invalid environment: ${errors.map(describe).join('; ')}`);
   // cluster mode (docs/decisions/cluster.md): every process shares one Postgres server
   if (parsed.ROLE && parsed.ROLE !== 'all' && !parsed.DATABASE_URL)
-    throw new ConfigError(`invalid environment: ROLE=${parsed.ROLE} needs DATABASE_URL (a Postgres server shared by every process)`);
+    throw new ConfigError(
+      `invalid environment: ROLE=${parsed.ROLE} needs DATABASE_URL (a Postgres server shared by every process)`,
+    );
   return parsed;
 }
 
