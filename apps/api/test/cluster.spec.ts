@@ -13,7 +13,10 @@ import { FakeLlm, type FakeTurn } from './support/fake-llm';
 import { Client } from './support/http';
 import { readStream, type SseEvent } from './support/sse';
 
+/** every process of a cluster shares APP_SECRET (sessions, sealed keys) */
+const API_ENV = { ROLE: 'api', APP_SECRET: 'cluster-test-secret' };
 const WORKER_ENV = {
+  ...API_ENV,
   ROLE: 'worker',
   WORKER_CONCURRENCY: '1',
   WORKER_HEARTBEAT_MS: '300',
@@ -69,9 +72,9 @@ beforeAll(async () => {
   pg = new PgClient({ connectionString: db.databaseUrl! });
   await pg.connect();
   // the first process migrates; the others start on the migrated database
-  apiA = await startChildServer(db, { ROLE: 'api' });
+  apiA = await startChildServer(db, API_ENV);
   const [second, ...rest] = await Promise.all([
-    startChildServer(db, { ROLE: 'api' }),
+    startChildServer(db, API_ENV),
     startChildServer(db, WORKER_ENV),
     startChildServer(db, WORKER_ENV),
   ]);
@@ -179,7 +182,7 @@ test('cancel through the other API stops a run on either worker, and a queued on
 });
 
 test('SIGTERM: a worker hands its run back and another resumes it at once; an API replica ends its streams reconnectable', async () => {
-  const [apiC, spare] = await Promise.all([startChildServer(db, { ROLE: 'api' }), startChildServer(db, WORKER_ENV)]);
+  const [apiC, spare] = await Promise.all([startChildServer(db, API_ENV), startChildServer(db, WORKER_ENV)]);
   extra.push(apiC, spare);
   workers.push(spare);
   await bind(a, 'handback', packId);

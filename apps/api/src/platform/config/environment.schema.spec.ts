@@ -88,4 +88,15 @@ describe('validateEnvironment', () => {
     });
     validateEnvironment({ DATABASE_URL: 'postgresql://db/x', LLM_API_BASE: 'http://ollama:11434/v1' });
   });
+
+  test('cluster mode: ROLE is all, api or worker; api and worker need a shared Postgres and APP_SECRET', () => {
+    const db = 'postgres://u@127.0.0.1:5432/x';
+    refused({ ROLE: 'scheduler' }, /^invalid environment: ROLE must be "all", "api" or "worker", got "scheduler"$/);
+    refused({ ROLE: 'api', APP_SECRET: 's' }, /ROLE=api needs DATABASE_URL/);
+    refused({ ROLE: 'worker', DATABASE_URL: db }, /ROLE=worker needs APP_SECRET, the same in every process/);
+    expect(validateEnvironment({ ROLE: 'Worker', DATABASE_URL: db, APP_SECRET: 's' }).ROLE).toBe('worker');
+    expect(validateEnvironment({ ROLE: 'all' }).ROLE).toBe('all');
+    refused({ WORKER_CONCURRENCY: '0' }, /WORKER_CONCURRENCY must be at least 1/);
+    refused({ WORKER_HEARTBEAT_MS: '10' }, /WORKER_HEARTBEAT_MS must be at least 100/);
+  });
 });

@@ -145,6 +145,9 @@ export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariable
     throw new ConfigError(
       `invalid environment: ROLE=${parsed.ROLE} needs DATABASE_URL (a Postgres server shared by every process)`,
     );
+  // every process must sign sessions and open sealed keys alike: one generated per DATA_DIR would not do
+  if (parsed.ROLE && parsed.ROLE !== 'all' && !parsed.APP_SECRET)
+    throw new ConfigError(`invalid environment: ROLE=${parsed.ROLE} needs APP_SECRET, the same in every process`);
   return parsed;
 }
 
