@@ -17,74 +17,19 @@ import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { storableValue } from '../runtime/storable';
 import { insertEvents, storedEvents, writeCheckpoint } from './run-event-store';
 import { RunFanout } from './run-fanout';
+import {
+  FLUSH_MAX,
+  FLUSH_MS,
+  LINGER_MS,
+  LiveRun,
+  retryDelay,
+  type CompleteOptions,
+  type Completion,
+  type HubEvent,
+  type Listener,
+} from './live-run';
 
-export interface HubEvent {
-  seq: number;
-  event: string;
-  data: unknown;
-}
-
-type Listener = (e: HubEvent) => void;
-
-const FLUSH_MS = 200;
-const FLUSH_MAX = 200;
-/** Backoff between retries of a failed write: doubles from the first to the last. */
-const RETRY_FIRST_MS = 100;
-const RETRY_MAX_MS = 2_000;
-
-export function retryDelay(failures: number): number {
-  return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
-}
-
-/** How complete() ended: stored, or shown to subscribers but still to be stored (retried in the background). */
-export type Completion = 'stored' | 'deferred';
-
-export interface CompleteOptions {
-  /** how long to keep retrying the final write before the stream ends with `outcome_not_stored` */
-  waitMs: number;
-  /** the `error` event subscribers get when the wait runs out */
-  notStored: { code: string; message: string };
-}
-/**
- * Keep a finished run in memory briefly so a client reconnecting right after `close` replays from memory.
- * Only a shortcut: a finished run's events are all stored, so a later reader replays them from the
- * database. Kept short because under sustained load every run held here costs memory (its events):
- * at 100 turns/s a 30 s linger held ~3,000 runs (docs/performance.md, "Start and memory").
- */
-const LINGER_MS = 3_000;
-
-class LiveRun {
-  events: HubEvent[] = [];
-  listeners = new Set<{ fn: Listener; end: () => void }>();
-  pending: HubEvent[] = [];
-  flushing: Promise<void> = Promise.resolve();
-  timer: NodeJS.Timeout | null = null;
-  failures = 0;
-  /** the runtime's `done`, held back until the outcome is stored (then sent, or preceded by an `error`) */
-  done: unknown = undefined;
-  /** the final write has begun: the run can no longer be cancelled */
-  closing = false;
-  finished = false;
-  /** finished for subscribers, but its outcome is not stored yet */
-  unsettled: Promise<void> | null = null;
-  /** a resumed run goes on after the seqs it stored before (docs/decisions/runtime.md, "Durable runs") */
-  base = 0;
-  /** checkpoints stored; after a failed one none is written, so the stored ones stay a prefix of the turn */
-  steps = 0;
-  checkpoints = true;
-  /** cluster mode: the seq of the last event sent to the other processes (run-fanout.ts) */
-  lastSent = 0;
-  /** resolves when subscribers have been told the run ended */
-  readonly ended: Promise<void>;
-  markEnded: () => void = () => undefined;
-  constructor(
-    readonly id: string,
-    readonly ownerId: number | null,
-    readonly controller: AbortController,
-  ) {
-    this.ended = new Promise((resolve) => (this.markEnded = resolve));
-  }
-}
+export { retryDelay, type CompleteOptions, type Completion, type HubEvent } from './live-run';
 
 @Injectable()
 export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown {
