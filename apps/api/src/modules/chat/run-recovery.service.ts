@@ -80,7 +80,8 @@ export class RunRecovery implements OnApplicationBootstrap {
   async resumeOnDemand(user: AuthUser, runId: string) {
     const run = await this.chat.findRunFor(user, runId);
     if (run.owner_id !== user.id) throw new DomainError('not_found', `Run ${runId} not found`);
-    if (run.state === 'running' && (this.hub.isLive(runId) || this.hub.isSettling(runId)))
+    // cluster mode: a running run is queued or carried by a worker (a dead one's runs are taken over)
+    if (run.state === 'running' && (isCluster(this.config) || this.hub.isLive(runId) || this.hub.isSettling(runId)))
       throw new DomainError('run.not_resumable', `Run ${runId} is running.`);
     if (run.state !== 'interrupted' && run.state !== 'running')
       throw new DomainError('run.not_resumable', `Run ${runId} cannot be resumed (state: ${run.state}).`);

@@ -20,7 +20,7 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Runner } from 'graphile-worker';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { errorInfo } from '../../platform/logging/error-info';
 import { ClusterBus } from '../cluster/cluster-bus';
@@ -33,6 +33,13 @@ import { RunFanout } from './run-fanout';
 import { RunHub } from './run-hub';
 import { RunRecovery } from './run-recovery.service';
 import type { Run } from './run.entity';
+
+const DEMO_INTERRUPTED = {
+  state: 'interrupted' as const,
+  error: { code: 'interrupted', message: 'The server that ran this demo turn stopped before it finished.' },
+  note: { state: 'interrupted' as const, content: '' },
+  afterGap: true,
+};
 
 /** A cancel that arrives before its run is live here (claimed, not yet started) is kept this long. */
 const EARLY_CANCEL_MS = 60_000;
@@ -187,12 +194,26 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
         `DELETE FROM cluster_workers WHERE beat_at < now() - make_interval(secs => $1) RETURNING id, queue_ids`,
         [this.config.workerDeadAfterMs / 1000],
       );
+      await this.endOrphanedDemoRuns(m);
       if (!dead.length) return;
       const queueIds = dead.flatMap((d) => d.queue_ids);
       if (queueIds.length) await m.query('SELECT graphile_worker.force_unlock_workers($1::text[])', [queueIds]);
       await m.query(`SELECT pg_notify('jobs:insert', '{"count":1}')`);
       this.logger.warn({ workers: dead.map((d) => d.id) }, 'workers declared dead; their runs are taken over');
     });
+  }
+
+  /**
+   * Demo turns run in the API replica that admits them and are not resumable: one a replica's crash
+   * left `running` past the turn timeout (plus a margin) is ended `interrupted`, its streams closed.
+   */
+  private async endOrphanedDemoRuns(m: EntityManager) {
+    const orphans: Run[] = await m.query(
+      `SELECT * FROM runs WHERE state = 'running' AND project_id IS NULL AND created_at < now() - make_interval(secs => $1)
+        LIMIT 100`,
+      [this.config.turnTimeoutMs / 1000 + 60],
+    );
+    for (const run of orphans) await endStoredRun(m, run, DEMO_INTERRUPTED, this.fanout);
   }
 
   /**
