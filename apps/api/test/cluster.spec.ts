@@ -66,6 +66,15 @@ async function workerOf(runId: string): Promise<ChildServer | undefined> {
   return workers.find((w) => id?.includes(`-${w.child.pid}-`));
 }
 
+/** Starts servers in parallel; every one that started is stopped after the tests, even when another did not. */
+async function startAll(envs: Array<Record<string, string>>): Promise<ChildServer[]> {
+  const results = await Promise.allSettled(envs.map((env) => startChildServer(db, env)));
+  for (const r of results) if (r.status === 'fulfilled') extra.push(r.value);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<ChildServer>).value);
+}
+
 beforeAll(async () => {
   fake = await FakeLlm.start();
   db = await createTestDb();
@@ -73,11 +82,7 @@ beforeAll(async () => {
   await pg.connect();
   // the first process migrates; the others start on the migrated database
   apiA = await startChildServer(db, API_ENV);
-  const [second, ...rest] = await Promise.all([
-    startChildServer(db, API_ENV),
-    startChildServer(db, WORKER_ENV),
-    startChildServer(db, WORKER_ENV),
-  ]);
+  const [second, ...rest] = await startAll([API_ENV, WORKER_ENV, WORKER_ENV]);
   apiB = second;
   workers = rest;
   a = new Client(apiA.url);
@@ -88,7 +93,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([apiA, apiB, ...workers, ...extra].map((s) => s?.kill()));
+  await Promise.all([...new Set([apiA, ...extra])].map((s) => s?.kill()));
   await pg?.end();
   await db?.drop();
   await fake?.close();
@@ -128,6 +133,29 @@ test('a stream started on API A and resumed on API B with Last-Event-ID: every e
   const sync = await b.post('/agent/chat', { project_slug: 'relay', message: 'again' });
   expect(sync.status).toBe(200);
   expect(sync.body).toMatchObject({ reply: 'Synchronous answer.', project_slug: 'relay', agent: { name: 'Scribe' } });
+});
+
+test('an event too large for a notification reaches the stream on an API replica from the database, in order', async () => {
+  await bind(a, 'large', packId);
+  fake.reset();
+  const content = 'z'.repeat(12_000);
+  fake.enqueue(
+    {
+      tool_calls: [
+        { name: 'write_file', arguments: { path: 'big.md', content } },
+        { name: 'read_file', arguments: { path: 'big.md' } },
+      ],
+    },
+    { text: 'Read it back.' },
+  );
+  const r = await stream(b, `${apiB.url}/agent/stream?project_slug=large&message=big`);
+  expect(r.events.at(-1)!.event).toBe('close');
+  expect(r.events.map((e) => e.seq)).toEqual(r.events.map((_, i) => i + 1));
+  const read = r.events.find((e) => e.event === 'tool_result' && e.data.name === 'read_file')!;
+  expect(read.data.ok).toBe(true);
+  expect(String(read.data.output)).toContain(content);
+  const call = r.events.find((e) => e.event === 'tool_call' && e.data.name === 'write_file')!;
+  expect(call.data.arguments.content).toBe(content);
 });
 
 test('cancel through the other API stops a run on either worker, and a queued one', async () => {
@@ -182,8 +210,7 @@ test('cancel through the other API stops a run on either worker, and a queued on
 });
 
 test('SIGTERM: a worker hands its run back and another resumes it at once; an API replica ends its streams reconnectable', async () => {
-  const [apiC, spare] = await Promise.all([startChildServer(db, API_ENV), startChildServer(db, WORKER_ENV)]);
-  extra.push(apiC, spare);
+  const [apiC, spare] = await startAll([API_ENV, WORKER_ENV]);
   workers.push(spare);
   await bind(a, 'handback', packId);
   fake.reset();

@@ -45,9 +45,11 @@ function runtimeImports(): Map<string, string> {
   const found = new Map<string, string>();
   const files = [...sources(join(root, 'apps/api/src')), ...sources(join(root, 'libs/workflow-graph/src'))];
   const statement = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
+  // loaded on demand (e.g. graphile-worker, in cluster mode only): `await import('…')`
+  const dynamic = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(statement)) {
+    for (const m of [...text.matchAll(statement), ...text.matchAll(dynamic)]) {
       const spec = m[1];
       if (spec.startsWith('.') || spec.startsWith('node:') || builtinModules.includes(spec)) continue;
       const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];

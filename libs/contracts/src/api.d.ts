@@ -1618,7 +1618,7 @@ export interface components {
              * @example running
              * @enum {string}
              */
-            state: "running" | "resumed";
+            state: "queued" | "running" | "resumed";
             provider: string;
             model: string;
             /** @description resumed: how many times the run has been started */
