@@ -34,6 +34,7 @@ let workers: ChildServer[] = [];
 let a: Client;
 let b: Client;
 let packId: number;
+let agentId: number;
 
 const logs = () => [apiA, apiB, ...workers].map((s) => s?.logs.join('') ?? '').join('\n----\n');
 
@@ -89,7 +90,7 @@ beforeAll(async () => {
   await a.login(ADMIN.username, ADMIN.password);
   b = new Client(apiB.url);
   b.cookie = a.cookie;
-  ({ packId } = await setupPack(a, fake));
+  ({ packId, agentId } = await setupPack(a, fake));
 });
 
 afterAll(async () => {
@@ -156,6 +157,62 @@ test('an event too large for a notification reaches the stream on an API replica
   expect(String(read.data.output)).toContain(content);
   const call = r.events.find((e) => e.event === 'tool_call' && e.data.name === 'write_file')!;
   expect(call.data.arguments.content).toBe(content);
+});
+
+test('a tool approval, a gate and a rerun decided through the other API go on on a worker', async () => {
+  // an agent whose writes wait for approval, alone in a pack
+  const agent = await a.get(`/studio/api/agents/${agentId}`);
+  const careful = await a.post('/studio/api/agents', {
+    name: 'Careful',
+    model_id: agent.body.model_id,
+    tool_allowlist: ['write_file'],
+    tools_requiring_approval: ['write_file'],
+  });
+  expect(careful.status).toBe(201);
+  const pack = await a.post('/studio/api/workflows', { name: 'Careful pack', domain: 'pdlc' });
+  await a.put(`/studio/api/workflows/${pack.body.id}/graph`, {
+    nodes: [{ node_key: 'work', type: 'agent', agent_id: careful.body.id, stage_label: 'discover' }],
+    edges: [{ from_node: 'start', to_node: 'work' }],
+  });
+  await bind(a, 'approve', pack.body.id);
+  fake.reset();
+  fake.enqueue(
+    { tool_calls: [{ name: 'write_file', arguments: { path: 'ok.md', content: 'approved' } }] },
+    { text: 'Written.' },
+  );
+  const waiting = await a.post('/agent/chat', { project_slug: 'approve', message: 'write it' });
+  expect(waiting.status).toBe(200);
+  expect(waiting.body.pending_approval).toMatchObject({ name: 'write_file' });
+  const runId: string = waiting.body.run_id;
+  const lastSeq: number = (await a.get(`/agent/runs/${runId}`)).body.last_seq;
+  const decided = await b.post(`/agent/runs/${runId}/approvals/${waiting.body.pending_approval.call_id}`, {
+    decision: 'approve',
+  });
+  expect(decided.status).toBe(202);
+  const after = await stream(a, `${apiA.url}/agent/runs/${runId}/stream`, undefined, `${runId}:${lastSeq}`);
+  expect(after.events.at(-2)!.data).toMatchObject({ state: 'done' });
+  expect((await b.get('/studio/api/projects/approve/files/ok.md')).body.content).toBe('approved');
+
+  // the gate pack: a turn stops at the gate; Advance through the other API moves the project on
+  await bind(a, 'gated', packId);
+  fake.enqueue({ text: 'Discovery done.' }, { text: 'Design done.' }, { text: 'Discovery again.' });
+  const first = await a.post('/agent/chat', { project_slug: 'gated', message: 'start' });
+  expect(first.body.awaiting_gate).toMatchObject({ node_key: 'gate1', next_stage: 'design' });
+  const advanced = await b.post('/agent/chat', { project_slug: 'gated', message: 'go on', advance: true });
+  expect(advanced.status).toBe(200);
+  expect(advanced.body).toMatchObject({ stage: 'design', reply: 'Design done.' });
+
+  // a rerun of the first turn from its node, asked through the other API
+  const rerun = await b.post(`/agent/runs/${first.body.run_id}/rerun`, { node_key: 'write' });
+  expect(rerun.status).toBe(202);
+  const rerunStream = await stream(a, `${apiA.url}/agent/runs/${rerun.body.run_id}/stream`);
+  expect(rerunStream.events.at(-2)!.data).toMatchObject({ state: 'done' });
+  expect(
+    rerunStream.events
+      .filter((e) => e.event === 'content')
+      .map((e) => e.data.delta)
+      .join(''),
+  ).toBe('Discovery again.');
 });
 
 test('cancel through the other API stops a run on either worker, and a queued one', async () => {
