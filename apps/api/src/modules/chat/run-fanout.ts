@@ -10,7 +10,7 @@
  *
  * Off in the single-process default (ROLE=all): the run hub never calls it there.
  */
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { errorInfo } from '../../platform/logging/error-info';
@@ -23,6 +23,8 @@ export const RUN_EVENTS_CHANNEL = 'run_events';
 const FILL_RETRY_MS = 50;
 /** …for this long (the live process stores its events within a flush interval), then ends reconnectable. */
 const FILL_GIVE_UP_MS = 15_000;
+/** A tail that heard nothing for this long reads what was stored meanwhile (a lost last batch costs this much). */
+const QUIET_CHECK_MS = 15_000;
 
 /**
  * One notification: run `r`, the seq of the event before the first one here (`a`), and the events as
@@ -45,12 +47,13 @@ interface Outgoing {
 }
 
 @Injectable()
-export class RunFanout implements OnModuleInit {
+export class RunFanout implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RunFanout');
   private readonly outgoing = new Map<string, Outgoing>();
   private sending = false;
   private scheduled = false;
   private readonly tails = new Map<string, Set<RemoteTail>>();
+  private quietCheck: NodeJS.Timeout | null = null;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -68,6 +71,16 @@ export class RunFanout implements OnModuleInit {
     this.bus.onReconnect(() => {
       for (const set of this.tails.values()) for (const t of set) t.catchUp();
     });
+    // a batch that could not be sent (the database failing at that moment) is found in run_events
+    this.quietCheck = setInterval(() => {
+      const before = Date.now() - QUIET_CHECK_MS;
+      for (const set of this.tails.values()) for (const t of set) if (t.heardAt < before) t.catchUp();
+    }, QUIET_CHECK_MS);
+    this.quietCheck.unref();
+  }
+
+  onApplicationShutdown() {
+    if (this.quietCheck) clearInterval(this.quietCheck);
   }
 
   /**
@@ -204,6 +217,8 @@ export function encode(runId: string, out: Outgoing): string[] {
  * events from the database first (retrying while the live process has not stored them yet).
  */
 class RemoteTail {
+  /** when it last received a batch or read the database */
+  heardAt = Date.now();
   private last: number;
   private live = false;
   private filling = false;
@@ -229,6 +244,7 @@ class RemoteTail {
 
   receive(batch: FanoutBatch) {
     if (this.ended) return;
+    this.heardAt = Date.now();
     this.queue.push(batch);
     if (this.live && !this.filling) void this.drain();
   }
@@ -236,6 +252,7 @@ class RemoteTail {
   /** After a lost listener: whatever was stored meanwhile, then the batches as before. */
   catchUp() {
     if (this.ended || !this.live) return;
+    this.heardAt = Date.now();
     this.queue.push({ r: this.runId, a: this.last, s: Number.MAX_SAFE_INTEGER });
     if (!this.filling) void this.drain();
   }

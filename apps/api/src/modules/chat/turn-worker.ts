@@ -67,6 +67,8 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
     if (this.config.role !== 'worker') return;
     await this.join();
     this.bus.on(RUN_CANCEL_CHANNEL, (runId) => this.cancelHere(runId));
+    // cancels sent while the listening connection was away are on the rows
+    this.bus.onReconnect(() => void this.cancelFlagged());
     const { run } = await import('graphile-worker');
     const events = new EventEmitter();
     // graphile-worker locks jobs with its pool's id: the sweeper unlocks a dead worker's jobs by these ids
@@ -148,6 +150,15 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
       await this.join();
     }
     return null;
+  }
+
+  private async cancelFlagged() {
+    const live = this.hub.liveRuns();
+    if (!live.length) return;
+    const flagged: Array<{ id: string }> = await this.ds
+      .query('SELECT id FROM runs WHERE id = ANY($1::uuid[]) AND cancel_requested', [live])
+      .catch(() => []);
+    for (const { id } of flagged) this.hub.cancel(id);
   }
 
   private cancelHere(runId: string) {
