@@ -155,9 +155,9 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
   private async cancelFlagged() {
     const live = this.hub.liveRuns();
     if (!live.length) return;
-    const flagged: Array<{ id: string }> = await this.ds
-      .query('SELECT id FROM runs WHERE id = ANY($1::uuid[]) AND cancel_requested', [live])
-      .catch(() => []);
+    const flagged = await this.ds
+      .query<Array<{ id: string }>>('SELECT id FROM runs WHERE id = ANY($1::uuid[]) AND cancel_requested', [live])
+      .catch((): Array<{ id: string }> => []);
     for (const { id } of flagged) this.hub.cancel(id);
   }
 
