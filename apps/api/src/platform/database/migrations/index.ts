@@ -12,6 +12,7 @@ import { RunRerunOf1732300000046 } from './1732300000046-run-rerun-of';
 import { McpServers1732300000050 } from './1732300000050-mcp-servers';
 import { HistoryStageChange1732300000070 } from './1732300000070-history-stage-change';
 import { WorkflowVersions1732300000071 } from './1732300000071-workflow-versions';
+import { SharedLimits1732300000073 } from './1732300000073-shared-limits';
 
 export const MIGRATIONS = [
   Auth1732300000000,
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   McpServers1732300000050,
   HistoryStageChange1732300000070,
   WorkflowVersions1732300000071,
+  SharedLimits1732300000073,
 ];
