@@ -1,10 +1,12 @@
 /** Users, passwords (argon2id), personal access tokens, first-run setup and boot seeding of the admin. */
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../platform/errors/domain-error';
+import { errorInfo } from '../../platform/logging/error-info';
+import { ClusterBus } from '../cluster/cluster-bus';
 import { AccessToken } from './access-token.entity';
 import { User, type AuthUser } from './user.entity';
 
@@ -31,11 +33,38 @@ const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
 
 /**
  * Bearer tokens seen in the last few seconds, by hash: a client sending requests back to back costs one
- * lookup per TOKEN_CACHE_MS instead of one per request. Revoking a token or deleting a user evicts at once
- * in this process (the service runs as one instance; see docs/OPERATIONS.md).
+ * lookup per TOKEN_CACHE_MS instead of one per request. Revoking a token, changing a user's password or
+ * role, or deleting a user evicts at once: in this process, and in cluster mode in every process, by an
+ * AUTH_EVICT_CHANNEL notification (docs/OPERATIONS.md, "Limits"), which every process also treats as
+ * "clear the cache" when its notification connection comes back (notifications in between are lost).
  */
 const TOKEN_CACHE_MS = 5_000;
 const TOKEN_CACHE_SIZE = 10_000;
+export const AUTH_EVICT_CHANNEL = 'auth_evict';
+/** how long a change waits to hear its own eviction notice (so the other processes have theirs too) */
+const EVICT_ECHO_MS = 2_000;
+
+/** An eviction notice: one token (by id) or, without `token_id`, the whole cache; `nonce` names the sender's notice. */
+export interface EvictNotice {
+  token_id?: number;
+  nonce?: string;
+}
+
+/** The notice as sent, and as read back (anything unreadable evicts everything). */
+export const encodeEviction = (n: EvictNotice) => JSON.stringify(n);
+export function decodeEviction(payload: string): EvictNotice {
+  try {
+    const v = JSON.parse(payload) as unknown;
+    if (!v || typeof v !== 'object') return {};
+    const { token_id, nonce } = v as Record<string, unknown>;
+    return {
+      ...(typeof token_id === 'number' && Number.isInteger(token_id) ? { token_id } : {}),
+      ...(typeof nonce === 'string' ? { nonce } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
 interface CachedToken {
   tokenId: number;
   user: AuthUser;
@@ -43,7 +72,7 @@ interface CachedToken {
 }
 
 @Injectable()
-export class AuthService {
+export class AuthService implements OnModuleDestroy {
   private readonly logger = new Logger('Auth');
   /** A real hash to verify against for unknown users, so timing does not reveal who exists. */
   private dummyHash: Promise<string> = argon2.hash(randomBytes(16).toString('hex'), ARGON);
@@ -51,8 +80,62 @@ export class AuthService {
   private readonly tokenCache = new Map<string, CachedToken>();
   /** Bumped by every eviction, so a lookup that raced a revoke does not cache what it read before it. */
   private tokenGeneration = 0;
+  /** cluster mode: this process's eviction notices not yet heard back, by nonce */
+  private readonly echoes = new Map<string, () => void>();
+  private readonly unlisten: Array<() => void> = [];
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly bus: ClusterBus,
+  ) {
+    if (bus.enabled) {
+      this.unlisten.push(
+        bus.on(AUTH_EVICT_CHANNEL, (payload) => {
+          const notice = decodeEviction(payload);
+          this.evictHere(notice.token_id);
+          if (notice.nonce) this.echoes.get(notice.nonce)?.();
+        }),
+        bus.onReconnect(() => this.evictHere()),
+      );
+    }
+  }
+
+  onModuleDestroy() {
+    for (const off of this.unlisten) off();
+  }
+
+  /** Forgets one cached token (by id), or all of them; a lookup in flight then does not cache what it read. */
+  private evictHere(tokenId?: number) {
+    if (tokenId === undefined) this.tokenCache.clear();
+    else for (const [hash, c] of this.tokenCache) if (c.tokenId === tokenId) this.tokenCache.delete(hash);
+    this.tokenGeneration++;
+  }
+
+  /**
+   * After a committed change to tokens or users: evicts here, then (cluster mode) tells every process and
+   * waits — at most EVICT_ECHO_MS — to hear the notice back, so by the time the change is answered the
+   * other processes, which Postgres told at the same moment, have dropped what they cached. A notice that
+   * cannot be sent is logged: the others' caches then expire within TOKEN_CACHE_MS.
+   */
+  private async evictEverywhere(tokenId?: number) {
+    this.evictHere(tokenId);
+    if (!this.bus.enabled) return;
+    const nonce = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve) => {
+      this.echoes.set(nonce, resolve);
+      timer = setTimeout(resolve, EVICT_ECHO_MS);
+    });
+    try {
+      await this.bus.notify(AUTH_EVICT_CHANNEL, encodeEviction({ token_id: tokenId, nonce }));
+      await heard;
+    } catch (err) {
+      this.logger.warn({ err: errorInfo(err) }, 'could not tell the other processes to drop cached tokens');
+    } finally {
+      clearTimeout(timer);
+      this.echoes.delete(nonce);
+    }
+  }
 
   private get users() {
     return this.ds.getRepository(User);
@@ -151,8 +234,7 @@ export class AuthService {
       for (const [table] of OWNED) if (owned[table]) await m.query(`DELETE FROM ${table} WHERE owner_id = $1`, [id]);
       await m.query('DELETE FROM users WHERE id = $1', [id]);
     });
-    this.tokenCache.clear();
-    this.tokenGeneration++;
+    await this.evictEverywhere();
   }
 
   /**
@@ -176,8 +258,7 @@ export class AuthService {
       if (Object.keys(change).length) await m.getRepository(User).update({ id }, change);
       return { ...user, ...change };
     });
-    this.tokenCache.clear();
-    this.tokenGeneration++;
+    await this.evictEverywhere();
     return { id: row.id, username: row.username, is_admin: row.is_admin, created_at: row.created_at };
   }
 
@@ -216,9 +297,11 @@ export class AuthService {
 
   async revokeToken(user: AuthUser, id: number) {
     const res = await this.tokens.delete({ id, user_id: user.id });
-    for (const [hash, c] of this.tokenCache) if (c.tokenId === id) this.tokenCache.delete(hash);
-    this.tokenGeneration++;
-    if (!res.affected) throw new DomainError('not_found', 'Token not found');
+    if (!res.affected) {
+      this.evictHere(id);
+      throw new DomainError('not_found', 'Token not found');
+    }
+    await this.evictEverywhere(id);
   }
 
   async userForToken(token: string): Promise<AuthUser | null> {

@@ -169,7 +169,7 @@ export class ChatController {
         throw new DomainError('unauthorized', 'Log in to chat with a project (or omit project_slug for the demo).');
       if (isCrossSiteGet(req, this.config.allowedOrigins))
         throw new DomainError('origin.cross_site', 'A turn on a project cannot be started from another site.');
-      const release = this.slots.acquire(`u:${user.id}`);
+      const release = await this.slots.acquire(`u:${user.id}`);
       try {
         runId = (await this.chat.startProjectTurn(user, q, 'stream')).runId;
       } catch (e) {
@@ -178,7 +178,7 @@ export class ChatController {
       }
       return this.events(runId, 0, release);
     } else {
-      const release = this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`);
+      const release = await this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`);
       try {
         runId = (await this.chat.startDemoTurn(q, 'stream', user ? `u:${user.id}` : `ip:${req.ip}`)).runId;
       } catch (e) {
@@ -187,7 +187,7 @@ export class ChatController {
       }
       return this.events(runId, 0, release);
     }
-    return this.events(runId, afterSeq, this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`));
+    return this.events(runId, afterSeq, await this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`));
   }
 
   /** The run's events after `afterSeq` as SSE messages, with comment heartbeats while quiet. */
@@ -262,7 +262,7 @@ export class ChatController {
       throw new DomainError('validation', `Last-Event-ID must be ${runId}:<seq>.`, [
         { field: 'last_event_id', message: 'must be <run_id>:<seq> of this run' },
       ]);
-    return this.events(runId, m ? Number(m[2]) : 0, this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`));
+    return this.events(runId, m ? Number(m[2]) : 0, await this.slots.acquire(user ? `u:${user.id}` : `ip:${req.ip}`));
   }
 
   @Post('runs/:id/resume')

@@ -178,7 +178,7 @@ export class ChatService {
 
   /** A demo turn: the stored system pack, the server's default model, a read-only sample workspace. */
   async startDemoTurn(input: TurnInput, mode: 'demo' | 'stream', client: string): Promise<StartedTurn> {
-    const release = this.admission.acquireDemo(client);
+    const release = await this.admission.acquireDemo(client);
     try {
       const turn = await this.demoTurn(input, mode);
       turn.result.finally(release).catch(() => undefined);

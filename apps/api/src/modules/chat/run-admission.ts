@@ -9,6 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { DomainError } from '../../platform/errors/domain-error';
+import { SharedSlots } from '../limits/shared-slots';
 import type { Project } from '../projects/project.entity';
 import { RunHub } from './run-hub';
 
@@ -56,7 +57,7 @@ export async function unfinishedTurn(
 
 @Injectable()
 export class RunAdmission {
-  /** demo runs in flight per client key (this process: demo runs belong to no user row to lock) */
+  /** ROLE=all: demo runs in flight per client key (demo runs belong to no user row to lock) */
   private readonly demo = new Map<string, number>();
   /** per project, the last enqueued turn still waiting for its admission (multitask: "enqueue") */
   private readonly waiting = new Map<number, Promise<void>>();
@@ -65,6 +66,7 @@ export class RunAdmission {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly hub: RunHub,
+    private readonly slots: SharedSlots,
   ) {}
 
   /**
@@ -144,17 +146,26 @@ export class RunAdmission {
     }
   }
 
-  /** Takes one of a client's demo-run slots (429 beyond MAX_DEMO_RUNS_PER_CLIENT); returns the idempotent release. */
-  acquireDemo(client: string): () => void {
-    const n = this.demo.get(client) ?? 0;
-    if (n >= this.config.maxDemoRunsPerClient) {
-      throw new DomainError(
+  /**
+   * Takes one of a client's demo-run slots (429 beyond MAX_DEMO_RUNS_PER_CLIENT); resolves to the
+   * idempotent release. Counted in this process with ROLE=all; across the cluster's processes otherwise
+   * (limits/shared-slots.ts).
+   */
+  async acquireDemo(client: string): Promise<() => void> {
+    const tooMany = () =>
+      new DomainError(
         'runs.too_many',
         `At most ${this.config.maxDemoRunsPerClient} demo turns may run at once per client; wait for one to end.`,
         undefined,
         { 'Retry-After': RETRY_AFTER_S },
       );
+    if (this.slots.enabled) {
+      const release = await this.slots.acquire(`demo:${client}`, this.config.maxDemoRunsPerClient);
+      if (!release) throw tooMany();
+      return release;
     }
+    const n = this.demo.get(client) ?? 0;
+    if (n >= this.config.maxDemoRunsPerClient) throw tooMany();
     this.demo.set(client, n + 1);
     let released = false;
     return () => {

@@ -1,7 +1,12 @@
-/** Caps concurrent open streams per user (anonymous: per client address). */
+/**
+ * Caps concurrent open streams per user (anonymous: per client address). With ROLE=all they are counted
+ * in memory; in cluster mode the cap holds across every API process, through shared slots in the
+ * database (limits/shared-slots.ts). The `open_streams` gauge counts this process's streams either way.
+ */
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { DomainError } from '../../platform/errors/domain-error';
+import { SharedSlots } from '../limits/shared-slots';
 import { AppMetrics } from '../telemetry/app-metrics';
 
 @Injectable()
@@ -12,21 +17,39 @@ export class StreamSlots {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     metrics: AppMetrics,
+    private readonly shared: SharedSlots,
   ) {
     metrics.addGauge('open_streams', 'Event streams (SSE) open on this process.', () => this.total);
   }
 
-  /** Takes a slot or throws 429; returns the release function (idempotent). */
-  acquire(key: string): () => void {
+  /** Takes a slot or throws 429; resolves to the release function (idempotent). */
+  async acquire(key: string): Promise<() => void> {
+    if (!this.shared.enabled) return this.acquireHere(key);
+    const releaseShared = await this.shared.acquire(`stream:${key}`, this.config.maxStreamsPerUser);
+    if (!releaseShared) throw this.tooMany();
+    this.total++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total--;
+      releaseShared();
+    };
+  }
+
+  private tooMany() {
+    return new DomainError(
+      'stream.too_many',
+      `At most ${this.config.maxStreamsPerUser} streams may be open at once; close one first.`,
+      undefined,
+      { 'Retry-After': '5' },
+    );
+  }
+
+  /** ROLE=all: this process is the only one, so counting here is counting everywhere. */
+  private acquireHere(key: string): () => void {
     const n = this.open.get(key) ?? 0;
-    if (n >= this.config.maxStreamsPerUser) {
-      throw new DomainError(
-        'stream.too_many',
-        `At most ${this.config.maxStreamsPerUser} streams may be open at once; close one first.`,
-        undefined,
-        { 'Retry-After': '5' },
-      );
-    }
+    if (n >= this.config.maxStreamsPerUser) throw this.tooMany();
     this.open.set(key, n + 1);
     this.total++;
     let released = false;

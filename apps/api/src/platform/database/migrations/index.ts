@@ -13,6 +13,7 @@ import { McpServers1732300000050 } from './1732300000050-mcp-servers';
 import { HistoryStageChange1732300000070 } from './1732300000070-history-stage-change';
 import { WorkflowVersions1732300000071 } from './1732300000071-workflow-versions';
 import { Cluster1732300000072 } from './1732300000072-cluster';
+import { SharedLimits1732300000073 } from './1732300000073-shared-limits';
 
 export const MIGRATIONS = [
   Auth1732300000000,
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   HistoryStageChange1732300000070,
   WorkflowVersions1732300000071,
   Cluster1732300000072,
+  SharedLimits1732300000073,
 ];
