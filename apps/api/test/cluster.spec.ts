@@ -215,6 +215,41 @@ test('a tool approval, a gate and a rerun decided through the other API go on on
   ).toBe('Discovery again.');
 });
 
+test('login rate limits and per-user stream caps hold across both APIs', async () => {
+  // LOGIN_LIMIT_PER_USER (10 a minute): attempts on either replica count together
+  const wrong = { username: 'victim', password: 'not-the-password' };
+  for (let i = 0; i < 10; i++) {
+    const r = await (i % 2 ? a : b).post('/auth/login', wrong);
+    expect(r.status).toBe(401);
+  }
+  const limited = await b.post('/auth/login', wrong);
+  expect(limited.status).toBe(429);
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+
+  // MAX_STREAMS_PER_USER (4): streams open on either replica count together
+  await bind(a, 'watched', packId);
+  fake.reset();
+  fake.enqueue(slow(400, 50));
+  const runId = (
+    await stream(a, `${apiA.url}/agent/stream?project_slug=watched&message=long`, (e) => e.event === 'content')
+  ).events[0].data.run_id as string;
+  let ready = 0;
+  const open = [apiA, apiB, apiA, apiB].map((api, i) => {
+    let first = true;
+    return stream(i % 2 ? b : a, `${api.url}/agent/runs/${runId}/stream`, () => {
+      if (first) ready++;
+      first = false;
+    });
+  });
+  await until('four streams open', async () => ready === 4);
+  const refusedOnB = await stream(b, `${apiB.url}/agent/runs/${runId}/stream`);
+  expect(refusedOnB.status).toBe(429);
+  const refusedOnA = await stream(a, `${apiA.url}/agent/runs/${runId}/stream`);
+  expect(refusedOnA.status).toBe(429);
+  expect((await a.post(`/agent/runs/${runId}/cancel`, {})).status).toBe(202);
+  for (const r of await Promise.all(open)) expect(r.events.at(-1)!.event).toBe('close');
+});
+
 test('cancel through the other API stops a run on either worker, and a queued one', async () => {
   for (const p of ['left', 'right', 'waiting']) await bind(a, p, packId);
   fake.reset();
