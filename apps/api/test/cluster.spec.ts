@@ -106,6 +106,14 @@ test('a worker serves probes only: API requests are refused with a problem namin
   expect(r.status).toBe(404);
   expect(r.headers.get('content-type')).toContain('application/problem+json');
   expect(((await r.json()) as { detail: string }).detail).toContain('ROLE=worker');
+  // its /metrics (an admin's session, shared by every process) reports the cluster's levels
+  const text = await until('the workers count each other', async () => {
+    const m = await fetch(`${workers[0].url}/metrics`, { headers: { cookie: a.cookie! } });
+    const body = await m.text();
+    return /_cluster_workers 2\b/.test(body) && body;
+  });
+  expect(text).toMatch(/_queue_depth 0\b/);
+  expect(text).toMatch(/_worker_runs 0\b/);
 });
 
 test('a stream started on API A and resumed on API B with Last-Event-ID: every event once, in order', async () => {

@@ -32,6 +32,7 @@ import { endStoredRun } from './run-ending';
 import { RunFanout } from './run-fanout';
 import { RunHub } from './run-hub';
 import { RunRecovery } from './run-recovery.service';
+import { AppMetrics } from '../telemetry/app-metrics';
 import type { Run } from './run.entity';
 
 const DEMO_INTERRUPTED = {
@@ -52,6 +53,8 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
   private timer: NodeJS.Timeout | null = null;
   private readonly earlyCancels = new Map<string, number>();
   private stopping = false;
+  /** read at each heartbeat, reported on /metrics */
+  private readonly levels = { queued: 0, workers: 0 };
   private stopped: Promise<void> | null = null;
 
   constructor(
@@ -61,11 +64,23 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly hub: RunHub,
     private readonly recovery: RunRecovery,
     private readonly fanout: RunFanout,
+    private readonly metrics: AppMetrics,
   ) {}
 
   async onApplicationBootstrap() {
     if (this.config.role !== 'worker') return;
     await this.join();
+    this.metrics.addGauge(
+      'queue_depth',
+      'Turns waiting in the queue for a worker (cluster mode).',
+      () => this.levels.queued,
+    );
+    this.metrics.addGauge('cluster_workers', 'Live workers of the cluster (cluster mode).', () => this.levels.workers);
+    this.metrics.addGauge(
+      'worker_runs',
+      'Runs this worker carries now (cluster mode).',
+      () => this.hub.liveRuns().length,
+    );
     this.bus.on(RUN_CANCEL_CHANNEL, (runId) => this.cancelHere(runId));
     // cancels sent while the listening connection was away are on the rows
     this.bus.onReconnect(() => void this.cancelFlagged());
@@ -186,6 +201,13 @@ export class TurnWorker implements OnApplicationBootstrap, BeforeApplicationShut
         await this.join();
       }
       await this.sweep();
+      const [levels]: Array<{ queued: string; workers: string }> = await this.ds.query(
+        `SELECT (SELECT count(*) FROM graphile_worker.jobs WHERE task_identifier = $1 AND locked_at IS NULL) AS queued,
+                (SELECT count(*) FROM cluster_workers) AS workers`,
+        [TURN_TASK],
+      );
+      this.levels.queued = Number(levels.queued);
+      this.levels.workers = Number(levels.workers);
     } catch (err) {
       this.logger.warn({ err: errorInfo(err) }, 'heartbeat failed');
     }
