@@ -30,6 +30,10 @@ export class TurnQueue implements OnModuleInit {
     if (!isCluster(this.config)) return;
     const { runMigrations } = await import('graphile-worker');
     await runMigrations({ connectionString: this.config.databaseUrl!, logger: await graphileLogger(this.logger) });
+    if (this.config.role !== 'api') return;
+    const [{ n }]: Array<{ n: string }> = await this.ds.query('SELECT count(*) AS n FROM cluster_workers');
+    if (!Number(n))
+      this.logger.warn('no worker is running yet: turns wait in the queue until one starts (ROLE=worker)');
   }
 
   /**
