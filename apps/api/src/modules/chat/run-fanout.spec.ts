@@ -43,3 +43,10 @@ describe('encode (the NOTIFY batches of one run)', () => {
     ]);
   });
 });
+
+test('a payload names its run in a fixed place, so a replica skips batches of runs it does not stream unparsed', () => {
+  for (const p of encode(RUN, { after: 0, events: [ev(1, { delta: 'a' })] })) expect(p.slice(6, 42)).toBe(RUN);
+  expect(
+    encode(RUN, { after: 0, events: [{ seq: 2, json: '[2,"x",{"big":"' + 'q'.repeat(9000) + '"}]' }] })[0].slice(6, 42),
+  ).toBe(RUN);
+});

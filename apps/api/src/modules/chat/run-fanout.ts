@@ -10,7 +10,8 @@
  *
  * Off in the single-process default (ROLE=all): the run hub never calls it there.
  */
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { errorInfo } from '../../platform/logging/error-info';
@@ -58,6 +59,7 @@ export class RunFanout implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly bus: ClusterBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   get enabled() {
@@ -65,7 +67,8 @@ export class RunFanout implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit() {
-    if (!this.enabled) return;
+    // only API replicas stream runs live elsewhere: a worker sends batches but never listens to them
+    if (!this.enabled || this.config.role !== 'api') return;
     this.bus.on(RUN_EVENTS_CHANNEL, (payload) => this.received(payload));
     // notifications sent while the listener was away are lost: every tail reads what was stored since
     this.bus.onReconnect(() => {
@@ -135,6 +138,9 @@ export class RunFanout implements OnModuleInit, OnApplicationShutdown {
   }
 
   private received(payload: string) {
+    // every batch of every run reaches every replica: parse only those of runs streamed here
+    // (a payload starts `{"r":"<run id>"`, see encode)
+    if (!this.tails.has(payload.slice(6, 42))) return;
     let batch: FanoutBatch;
     try {
       batch = JSON.parse(payload) as FanoutBatch;
