@@ -6,7 +6,8 @@
 // bench/results/latest.json.
 //
 //   BENCH_QUICK=1          short runs (a smoke test of the harness, not figures to quote)
-//   BENCH_ONLY=1,2         only these scenarios (numbers 1–7)
+//   BENCH_ONLY=1,2         only these scenarios (numbers 1–8; 8, cluster mode, runs bench/cluster.mjs
+//                          after the others, and only when named here)
 //   BENCH_DB=embedded|postgres|both (default both)
 //   BENCH_SKIP_BUILD=1     use the build already in apps/*/dist
 //   BENCH_CPU_PROF=1       run the server under --cpu-prof; profiles go to a temp dir (printed)
@@ -15,7 +16,7 @@
 //   BENCH_PG_URL           the Postgres server's admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_OTLP=1           tracing on: the server exports its spans to a local OTLP/HTTP receiver
 //   BENCH_ROOT=<checkout>  run another checkout's build (e.g. main's) with this harness
-import { execSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,12 +33,16 @@ import * as s6 from './scenarios/s6-graph.mjs';
 import * as s7 from './scenarios/s7-studio.mjs';
 
 const SCENARIOS = { 1: s1, 2: s2, 3: s3, 4: s4, 5: s5, 6: s6, 7: s7 };
+// Scenario 8 (cluster mode) needs several service processes on a database of its own: its own script,
+// bench/cluster.mjs (`npm run bench:cluster`), run here as a child after the others when BENCH_ONLY names it.
+const CLUSTER = 8;
 const env = process.env;
 const quick = env.BENCH_QUICK === '1';
-const only = env.BENCH_ONLY
+const requested = env.BENCH_ONLY
   ? env.BENCH_ONLY.split(',').map((s) => Number(s.trim()))
   : Object.keys(SCENARIOS).map(Number);
-for (const n of only) if (!SCENARIOS[n]) throw new Error(`BENCH_ONLY: no scenario ${n} (1–7)`);
+for (const n of requested) if (!SCENARIOS[n] && n !== CLUSTER) throw new Error(`BENCH_ONLY: no scenario ${n} (1–8)`);
+const only = requested.filter((n) => SCENARIOS[n]);
 const dbChoice = (env.BENCH_DB || 'both').toLowerCase();
 const databases = dbChoice === 'both' ? ['embedded', 'postgres'] : [dbChoice];
 for (const d of databases)
@@ -87,6 +92,7 @@ async function main() {
   for (const f of ['apps/api/dist/src/main.js', 'apps/api/dist-support/fake-llm.js']) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: build first (npm run build)`);
   }
+  if (!only.length) return runCluster();
   const profDir = env.BENCH_CPU_PROF === '1' ? mkdtempSync(join(tmpdir(), 'aws-bench-prof-')) : null;
   log(`scenarios ${only.join(',')} on ${databases.join(' + ')}${quick ? ' (quick)' : ''}`);
 
@@ -169,10 +175,21 @@ async function main() {
     if (doc) log(`table copied into ${doc}`);
   }
   if (profDir) log(`CPU profiles of the server: ${profDir} (summarise with node bench/profile-top.mjs <file>)`);
+  if (requested.includes(CLUSTER)) runCluster();
   const errors = entries.filter((e) => e.error).length;
   const missed = entries.filter((e) => !e.error && !e.target_met).length;
   log(`${entries.length - errors - missed} met, ${missed} missed, ${errors} errors`);
   if (errors || (missed && env.BENCH_STRICT === '1')) process.exitCode = 1;
+}
+
+/** Scenario 8: bench/cluster.mjs in a child process (it prints its own table, bench/results/cluster.json). */
+function runCluster() {
+  log('8-cluster: node bench/cluster.mjs…');
+  const r = spawnSync(process.execPath, [join(ROOT, 'bench/cluster.mjs')], {
+    stdio: 'inherit',
+    env: { ...env, BENCH_SKIP_BUILD: '1' },
+  });
+  if (r.status !== 0) process.exitCode = r.status || 1;
 }
 
 main().catch(async (err) => {

@@ -160,7 +160,8 @@ export async function startServer({ databaseUrl = null, env = {}, cpuProfDir = n
     url,
     logs,
     async stop() {
-      if (child.exitCode === null) {
+      // a child killed by a signal (scenario 8's kill -9) has exited too: its exitCode stays null
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill(cpuProfDir ? 'SIGUSR2' : 'SIGTERM');
         await Promise.race([exited, sleep(15_000)]);
