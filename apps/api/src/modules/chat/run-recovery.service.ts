@@ -165,23 +165,24 @@ export class RunRecovery implements OnApplicationBootstrap {
     opts: { workerId?: string; fresh?: boolean },
   ): Promise<Carried | null> {
     try {
-      const [user]: AuthUser[] = await this.ds.query('SELECT id, username, is_admin FROM users WHERE id = $1', [
-        run.owner_id,
-      ]);
-      const project = await this.ds.getRepository(Project).findOneBy({ id: run.project_id });
-      if (!user || !project) return this.failed(run, 'its project no longer exists', opts);
-      const pack = run.workflow_id
-        ? await this.workflows.getPackForRuntime(user, run.workflow_id).catch(() => null)
-        : null;
-      if (!pack) return this.failed(run, 'its pack was deleted', opts);
-      const [state]: Array<{ seq: number; checkpoint_seq: number; steps: Step[]; message: string | null }> =
-        await this.ds.query(
+      // independent reads side by side (a worker's pickup waits for them: docs/performance.md, scenario 8)
+      const [[user], project, [state], recent] = await Promise.all([
+        this.ds.query<AuthUser[]>('SELECT id, username, is_admin FROM users WHERE id = $1', [run.owner_id]),
+        this.ds.getRepository(Project).findOneBy({ id: run.project_id }),
+        this.ds.query<Array<{ seq: number; checkpoint_seq: number; steps: Step[]; message: string | null }>>(
           `SELECT (SELECT coalesce(max(seq), 0) FROM run_events WHERE run_id = $1) AS seq,
                   (SELECT coalesce(max(event_seq), 0) FROM run_checkpoints WHERE run_id = $1) AS checkpoint_seq,
                   (SELECT coalesce(jsonb_agg(data ORDER BY step), '[]') FROM run_checkpoints WHERE run_id = $1) AS steps,
                   (SELECT content FROM messages WHERE run_id = $1 AND role = 'user' LIMIT 1) AS message`,
           [run.id],
-        );
+        ),
+        this.historyBefore(run),
+      ]);
+      if (!user || !project) return this.failed(run, 'its project no longer exists', opts);
+      const pack = run.workflow_id
+        ? await this.workflows.getPackForRuntime(user, run.workflow_id).catch(() => null)
+        : null;
+      if (!pack) return this.failed(run, 'its pack was deleted', opts);
       // nothing ran yet (no step; no event but its `queued` status): the turn begins, as in the process
       // that admitted it, after that event
       const fresh = !!opts.fresh && !state.steps.length && Number(state.seq) <= 1;
@@ -189,7 +190,6 @@ export class RunRecovery implements OnApplicationBootstrap {
       const decisions = state.steps.filter((s) => s.step === 'decision').length;
       if (!fresh && run.attempts - decisions >= MAX_RESUME_ATTEMPTS)
         return this.failed(run, `it was started ${run.attempts - decisions} times without finishing`, opts);
-      const recent = await this.historyBefore(run);
       const attempts = fresh ? run.attempts : await this.countAttempt(run.id);
       const result = this.chat.execute({
         runId: run.id,
