@@ -10,8 +10,12 @@
 //   BENCH_ROUNDS=5         measured rounds (default 5), each BENCH_SECONDS long (default 15)
 //   BENCH_CLIENTS=8        connections per server (default 8)
 //   BENCH_ROOT=<checkout>  add a server running that checkout's build (e.g. main before telemetry)
+//   BENCH_ROOT_TRACED=1    run that build with tracing on (its own receiver): an earlier telemetry build
+//                          against this one, both paired with this build's tracing-off server
 //   BENCH_TRACED_ENV='[{"OTEL_TRACES_SAMPLER":"always_off"}]'  add tracing-on servers with these extra variables
 //   BENCH_UNTRACED=1       leave out the plain tracing-on server (e.g. to compare only BENCH_ROOT and off)
+//   BENCH_OFF_ROOT=<checkout>  the tracing-off server runs that build instead of this one (e.g. the
+//                          commit that added telemetry, against BENCH_ROOT = its parent: what "off" costs)
 // Needs `npm run build` first (apps/api/dist and dist-support). Docs: docs/performance.md.
 import { join } from 'node:path';
 import { cannon, errorCount } from './lib/load.mjs';
@@ -50,8 +54,14 @@ async function main() {
     return { name, root: null, sink, env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, ...extra } };
   };
   const kinds = [
-    ...(env.BENCH_ROOT ? [{ name: 'before', root: env.BENCH_ROOT, env: {} }] : []),
-    { name: 'off', root: null, env: {} },
+    ...(env.BENCH_ROOT
+      ? [
+          env.BENCH_ROOT_TRACED === '1'
+            ? { ...(await traced('before on')), root: env.BENCH_ROOT }
+            : { name: 'before', root: env.BENCH_ROOT, env: {} },
+        ]
+      : []),
+    { name: 'off', root: env.BENCH_OFF_ROOT || null, env: {} },
     ...(env.BENCH_UNTRACED === '1' ? [] : [await traced('on')]),
     ...(await Promise.all(
       JSON.parse(env.BENCH_TRACED_ENV || '[]').map((extra) =>
@@ -70,7 +80,8 @@ async function main() {
     cleanups.push(() => pg.drop());
     const server = await startServer({
       databaseUrl: pg.url,
-      root: k.root,
+      // this checkout's build unless the kind names another (startServer alone would fall back to BENCH_ROOT)
+      root: k.root ?? ROOT,
       env: { ...k.env, MAX_RUNS_PER_USER: '100000', OTEL_BSP_MAX_QUEUE_SIZE: '8192' },
     });
     cleanups.push(() => server.stop());
@@ -124,6 +135,13 @@ async function main() {
     errors: Object.fromEntries(servers.map((s) => [s.name, s.errors])),
     minus_off_ms_paired_median: Object.fromEntries(
       servers.filter((s) => s !== off).map((s) => [s.name, round(paired(s, off), 2)]),
+    ),
+    // the same as a share of the off server's CPU per turn in that round: load that slows every server
+    // alike (this machine's CPU per turn moves 8 → 30 ms between rounds) cancels out of the ratio
+    minus_off_percent_paired_median: Object.fromEntries(
+      servers
+        .filter((s) => s !== off)
+        .map((s) => [s.name, round(median(s.cpu.map((x, i) => (100 * (x - off.cpu[i])) / off.cpu[i])), 1)]),
     ),
     spans_per_turn: Object.fromEntries(
       servers

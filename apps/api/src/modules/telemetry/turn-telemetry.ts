@@ -50,9 +50,10 @@ export class TurnTelemetry {
     const probe = this.metrics.turnStarted();
     let outcome = 'error';
     let finished = false;
+    const next = () => inner.next(); // one closure per turn, not one per event (a turn has a few dozen)
     try {
       for (;;) {
-        const step = spans ? await context.with(spans.current(), () => inner.next()) : await inner.next();
+        const step = spans ? await context.with(spans.current(), next) : await inner.next();
         if (step.done) {
           finished = true;
           outcome = step.value.state;

@@ -4,8 +4,9 @@
  * spans batched to OTLP/HTTP (JSON) at OTEL_EXPORTER_OTLP_ENDPOINT, the HTTP server and pg
  * instrumentations. Loaded only by start-tracing.ts, and only when tracing is asked for.
  */
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
-import { type Context, type Span as ApiSpan } from '@opentelemetry/api';
+import { context, createContextKey, SpanKind, type Context, type Span as ApiSpan } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -38,6 +39,8 @@ export class QueryStrippingProcessor implements SpanProcessor {
     this.next.onStart(span, parent);
   }
   onEnd(span: ReadableSpan) {
+    // only the HTTP server spans carry the request's URL: the other dozen spans of a turn pass untouched
+    if (span.kind !== SpanKind.SERVER) return this.next.onEnd(span);
     const attrs = span.attributes as Record<string, unknown>;
     for (const key of URL_ATTRIBUTES) {
       const v = attrs[key];
@@ -68,6 +71,24 @@ export function nameAfterRoute(span: ApiSpan, request: unknown) {
   span.setAttribute('http.route', route);
 }
 
+/** Where the request's logger (nestjs-pino's store) lives while tracing is on: in the OpenTelemetry context. */
+const LOG_STORE = createContextKey('nestjs-pino store');
+
+/**
+ * One AsyncLocalStorage instead of two. nestjs-pino keeps each request's logger in an
+ * `AsyncLocalStorage` of its own (`nestjs-pino/storage`), and the tracer provider's context manager is
+ * another; on Node 20 every promise the process creates pays for each one that is enabled (~2,000
+ * promises a turn). With tracing on, the logger's store travels in the OpenTelemetry context instead:
+ * nestjs-pino only calls `storage.run(store, fn)` and `storage.getStore()`, and both keep their meaning
+ * (the store of the innermost `run` around the current async call). nestjs-pino's own storage is then
+ * never entered, so Node never enables it. Must run before nestjs-pino's middleware first runs.
+ */
+export function keepLogStoreInTraceContext<T>(storage: AsyncLocalStorage<T>) {
+  storage.run = (store: T, fn: (...args: unknown[]) => unknown, ...args: unknown[]) =>
+    context.with(context.active().setValue(LOG_STORE, store), fn, undefined, ...args);
+  storage.getStore = () => context.active().getValue(LOG_STORE) as T | undefined;
+}
+
 export function startTracingSdk(): TracingHandle {
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over the defaults
   const resource = defaultResource()
@@ -80,6 +101,9 @@ export function startTracingSdk(): TracingHandle {
     spanProcessors: [new QueryStrippingProcessor(new BatchSpanProcessor(new OTLPTraceExporter()))],
   });
   provider.register();
+  // before nestjs-pino's middleware first runs (this module loads before the app's modules)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  keepLogStoreInTraceContext((require('nestjs-pino/storage') as typeof import('nestjs-pino/storage')).storage);
   // OTEL_NODE_DISABLED_INSTRUMENTATIONS=http,pg (the name auto-instrumentations-node reads) leaves those out
   const disabled = new Set(
     (process.env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((s) => s.trim().toLowerCase()),
