@@ -118,7 +118,7 @@ export class RunFanout implements OnModuleInit, OnApplicationShutdown {
     this.outgoing.clear();
     this.sending = true;
     try {
-      await this.ds.query(`SELECT pg_notify('${RUN_EVENTS_CHANNEL}', p) FROM unnest($1::text[]) AS p`, [payloads]);
+      await this.bus.notifyMany(RUN_EVENTS_CHANNEL, payloads);
     } catch (err) {
       // the subscribers' tails find the events in run_events (stored by the run hub) when the next batch comes
       this.logger.warn({ err: errorInfo(err) }, 'could not send run events to the other processes');

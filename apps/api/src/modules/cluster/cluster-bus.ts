@@ -58,6 +58,17 @@ export class ClusterBus implements OnModuleInit, OnApplicationShutdown {
     return () => this.reconnected.delete(fn);
   }
 
+  /**
+   * Sends notifications at once on the listening connection (no pool, no ORM layer between: the stream
+   * fan-out's hot path), or through the pool while that connection is being made again. In order.
+   */
+  async notifyMany(channel: string, payloads: string[]): Promise<void> {
+    if (!this.enabled || !payloads.length) return;
+    const sql = 'SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p';
+    if (this.client) await this.client.query(sql, [channel, payloads]);
+    else await this.ds.query(sql, [channel, payloads]);
+  }
+
   /** Sends a notification, inside `m`'s transaction when given (delivered at its COMMIT). */
   async notify(channel: string, payload: string, m?: EntityManager): Promise<void> {
     if (!this.enabled) return;
