@@ -116,6 +116,17 @@ test('a worker serves probes only: API requests are refused with a problem namin
   expect(text).toMatch(/_worker_runs 0\b/);
 });
 
+test("a single process (ROLE=all) refuses to start on a cluster's database: it would take the workers' runs", async () => {
+  const err = await startChildServer(db, { APP_SECRET: API_ENV.APP_SECRET }).then(
+    (s) => {
+      extra.push(s);
+      return null;
+    },
+    (e: Error) => e,
+  );
+  expect(err?.message).toContain('fatal: this database is served by a cluster (2 live worker(s))');
+});
+
 test('a stream started on API A and resumed on API B with Last-Event-ID: every event once, in order', async () => {
   await bind(a, 'relay', packId);
   fake.reset();

@@ -15,6 +15,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { APP_CONFIG, isCluster, type AppConfig } from '../../platform/config/app-config';
+import { ConfigError } from '../../platform/config/environment.schema';
 import { DomainError } from '../../platform/errors/domain-error';
 import { errorInfo } from '../../platform/logging/error-info';
 import type { AuthUser } from '../auth/user.entity';
@@ -64,6 +65,15 @@ export class RunRecovery implements OnApplicationBootstrap {
 
   async onApplicationBootstrap() {
     if (isCluster(this.config)) return;
+    // a single process on a cluster's database would take the workers' runs in flight for its own
+    const [{ live }]: Array<{ live: string }> = await this.ds.query(
+      'SELECT count(*) AS live FROM cluster_workers WHERE beat_at > now() - make_interval(secs => $1)',
+      [this.config.workerDeadAfterMs / 1000],
+    );
+    if (Number(live))
+      throw new ConfigError(
+        `this database is served by a cluster (${live} live worker(s)): start this process with ROLE=api or ROLE=worker, or stop the cluster first`,
+      );
     const stale = await this.ds.getRepository(Run).find({ where: { state: 'running' } });
     let resumed = 0;
     for (const run of stale) {
