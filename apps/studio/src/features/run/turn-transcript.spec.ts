@@ -32,6 +32,19 @@ describe('reduceTurn', () => {
     );
   });
 
+  it('a queued turn (cluster mode) says so until a worker starts it', () => {
+    const queued = fold([
+      { id: 'q:1', name: 'status', data: { run_id: 'q', state: 'queued', provider: 'p', model: 'm' } },
+    ]);
+    assert.equal(queued.runId, 'q');
+    assert.deepEqual(
+      queued.items.map((i) => (i.kind === 'activity' ? i.text : i.kind)),
+      ['Queued: waiting for a worker'],
+    );
+    const running = fold([{ id: 'q:2', name: 'status', data: { run_id: 'q', state: 'running' } }], queued);
+    assert.deepEqual(running.items, []);
+  });
+
   it('streams text, groups deltas, and records the run', () => {
     const t = fold([
       ev('status', { run_id: 7, state: 'running', provider: 'offline', model: 'offline-1' }),

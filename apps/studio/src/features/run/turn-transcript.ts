@@ -74,6 +74,8 @@ function seqOf(key: string): number {
   return m ? Number(m[1]) : 0;
 }
 
+const QUEUED_TEXT = 'Queued: waiting for a worker';
+
 export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
   const key = ev.id ?? `${ev.name}#${turn.items.length}`;
   const d = obj(ev.data);
@@ -96,8 +98,16 @@ export function reduceTurn(turn: Turn, ev: StreamEventLike): Turn {
           items: [...items, { kind: 'activity', key, text: 'Run resumed after a restart', tone: 'status' }],
         };
       }
+      // cluster mode: the turn waits for a worker until its `running` status (docs/API.md)
+      if (s.state === 'queued')
+        return { ...next, items: [...next.items, { kind: 'activity', key, text: QUEUED_TEXT, tone: 'status' }] };
+      if (s.state === 'running')
+        return { ...next, items: next.items.filter((it) => !(it.kind === 'activity' && it.text === QUEUED_TEXT)) };
       if (s.state && ['cancelled', 'interrupted', 'failed'].includes(s.state)) {
-        return { ...next, items: [...next.items, { kind: 'activity', key, text: `Run ${s.state}`, tone: 'status' }] };
+        return {
+          ...next,
+          items: [...next.items, { kind: 'activity', key, text: `Run ${String(s.state)}`, tone: 'status' }],
+        };
       }
       return next;
     }
