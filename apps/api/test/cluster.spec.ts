@@ -12,6 +12,7 @@ import { exited, startChildServer, type ChildServer } from './support/child-serv
 import { FakeLlm, type FakeTurn } from './support/fake-llm';
 import { Client } from './support/http';
 import { readStream, type SseEvent } from './support/sse';
+import { answer, edit, plan } from './support/three-tool-turn';
 
 /** every process of a cluster shares APP_SECRET (sessions, sealed keys) */
 const API_ENV = { ROLE: 'api', APP_SECRET: 'cluster-test-secret' };
@@ -358,20 +359,6 @@ test('SIGTERM: a worker hands its run back and another resumes it at once; an AP
   expect(rest.events.find((e) => e.event === 'status')!.data).toMatchObject({ state: 'resumed', attempt: 2 });
   expect((await a.get(`/agent/runs/${runId}`)).body).toMatchObject({ state: 'done', attempts: 2 });
 });
-
-const plan: FakeTurn = {
-  text: 'Planning the two files. ',
-  tool_calls: [
-    { name: 'write_file', arguments: { path: 'a.md', content: 'alpha' } },
-    { name: 'write_file', arguments: { path: 'b.md', content: 'beta' } },
-  ],
-};
-const edit: FakeTurn = {
-  text: 'Now I edit the first file, slowly and carefully, before I finish the work. ',
-  tokenIntervalMs: 150,
-  tool_calls: [{ name: 'edit_file', arguments: { path: 'a.md', old: 'alpha', new: 'ALPHA' } }],
-};
-const answer: FakeTurn = { text: 'All three changes are done.' };
 
 test('kill -9 of the worker carrying a three-tool turn: the other worker finishes it, each tool applied once', async () => {
   await bind(a, 'crash', packId);

@@ -11,23 +11,10 @@ import { Client as PgClient } from 'pg';
 import { ADMIN, createTestDb, type TestDb } from './support/app';
 import { bind, setupPack } from './support/chat-pack';
 import { startChildServer, type ChildServer } from './support/child-server';
-import { FakeLlm, type FakeTurn } from './support/fake-llm';
+import { FakeLlm } from './support/fake-llm';
 import { Client, newUser } from './support/http';
 import { readStream, type SseEvent } from './support/sse';
-
-const plan: FakeTurn = {
-  text: 'Planning the two files. ',
-  tool_calls: [
-    { name: 'write_file', arguments: { path: 'a.md', content: 'alpha' } },
-    { name: 'write_file', arguments: { path: 'b.md', content: 'beta' } },
-  ],
-};
-const edit: FakeTurn = {
-  text: 'Now I edit the first file, slowly and carefully, before I finish the work. ',
-  tokenIntervalMs: 150,
-  tool_calls: [{ name: 'edit_file', arguments: { path: 'a.md', old: 'alpha', new: 'ALPHA' } }],
-};
-const answer: FakeTurn = { text: 'All three changes are done.' };
+import { answer, edit, plan } from './support/three-tool-turn';
 
 let fake: FakeLlm;
 let db: TestDb;

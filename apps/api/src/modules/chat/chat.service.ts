@@ -298,18 +298,10 @@ export class ChatService {
         // The runtime reports turn failures as events; an exception here is a bug (or the database
         // failing under a port): logged with its stack and cause, reported once as `internal`.
         this.logger.error({ err: errInfo(err), run_id: runId }, 'turn failed unexpectedly');
-        r = {
-          state: 'error',
-          reply: '',
-          stage: project?.stage ?? pack.stages[0],
-          awaiting_gate: null,
-          node_key: null,
-          agent: null,
-          tool_calls: [],
-          files_changed: [],
-          usage: { input_tokens: 0, output_tokens: 0 },
-          error: { code: 'internal', message: 'The turn failed unexpectedly.' },
-        };
+        r = emptyResult('error', project?.stage ?? pack.stages[0], {
+          code: 'internal',
+          message: 'The turn failed unexpectedly.',
+        });
         if (!doneSent) {
           this.hub.publish(runId, 'error', r.error);
           this.hub.publish(runId, 'done', { run_id: runId, reply: '', usage: r.usage, state: 'error' });
@@ -344,18 +336,10 @@ export class ChatService {
     // handed back: what it streamed is stored first, so whoever resumes it numbers its events after them
     await this.hub.abandon(launch.runId, requeue);
     if (requeue) await this.queue.handBack(launch.runId, launch.workerId!);
-    return {
-      state: 'interrupted',
-      reply: '',
-      stage: launch.stage,
-      awaiting_gate: null,
-      node_key: null,
-      agent: null,
-      tool_calls: [],
-      files_changed: [],
-      usage: { input_tokens: 0, output_tokens: 0 },
-      error: { code: 'handed_back', message: 'The worker stopped carrying this run.' },
-    };
+    return emptyResult('interrupted', launch.stage, {
+      code: 'handed_back',
+      message: 'The worker stopped carrying this run.',
+    });
   }
 
   async cancel(user: AuthUser, runId: string) {
@@ -385,4 +369,20 @@ export class ChatService {
     if (run.owner_id !== user.id) throw new DomainError('not_found', `Run ${runId} not found`);
     return run;
   }
+}
+
+/** The result of a turn that produced nothing: it failed outside the runtime, or its worker let it go. */
+function emptyResult(state: TurnResult['state'], stage: string, error: NonNullable<TurnResult['error']>): TurnResult {
+  return {
+    state,
+    reply: '',
+    stage,
+    awaiting_gate: null,
+    node_key: null,
+    agent: null,
+    tool_calls: [],
+    files_changed: [],
+    usage: { input_tokens: 0, output_tokens: 0 },
+    error,
+  };
 }
