@@ -35,6 +35,7 @@ import { machineFacts, table } from './lib/report.mjs';
 import { BenchSetup, CHAT_TEXT_TOKENS, fakeText } from './lib/setup.mjs';
 import { ms, percentile, round, sleep } from './lib/stats.mjs';
 import { check, nsToMs } from './scenarios/common.mjs';
+import { cleanup, cleanups } from './lib/cleanup.mjs';
 
 const require = createRequire(import.meta.url);
 const env = process.env;
@@ -51,24 +52,8 @@ const SCENARIO = '8-cluster';
 const log = (...a) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-const cleanups = [];
 const started = [];
 const killed = new Set();
-async function cleanup() {
-  while (cleanups.length) {
-    try {
-      await cleanups.pop()();
-    } catch (e) {
-      console.error('cleanup:', e.message);
-    }
-  }
-}
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    console.error(`\n${sig}: stopping the bench…`);
-    cleanup().finally(() => process.exit(130));
-  });
-}
 
 /** p50/p95/p99/max of raw samples (ms). */
 function dist(samples) {

@@ -31,6 +31,7 @@ import * as s4 from './scenarios/s4-held-streams.mjs';
 import * as s5 from './scenarios/s5-sustained.mjs';
 import * as s6 from './scenarios/s6-graph.mjs';
 import * as s7 from './scenarios/s7-studio.mjs';
+import { cleanup, cleanups } from './lib/cleanup.mjs';
 
 const SCENARIOS = { 1: s1, 2: s2, 3: s3, 4: s4, 5: s5, 6: s6, 7: s7 };
 // Scenario 8 (cluster mode) needs several service processes on a database of its own: its own script,
@@ -60,23 +61,6 @@ function resetPeak(pid) {
   } catch {
     return false;
   }
-}
-
-const cleanups = [];
-async function cleanup() {
-  while (cleanups.length) {
-    try {
-      await cleanups.pop()();
-    } catch (e) {
-      console.error('cleanup:', e.message);
-    }
-  }
-}
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    console.error(`\n${sig}: stopping the bench…`);
-    cleanup().finally(() => process.exit(130));
-  });
 }
 
 async function main() {

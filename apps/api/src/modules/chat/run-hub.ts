@@ -137,10 +137,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     if (r.timer) clearTimeout(r.timer);
     r.timer = null;
     r.pending.length = 0;
-    r.finished = true;
-    r.markEnded();
-    for (const l of r.listeners) l.end();
-    r.listeners.clear();
+    this.end(r, false);
     this.live.delete(runId);
   }
 

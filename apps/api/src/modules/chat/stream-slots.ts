@@ -27,13 +27,18 @@ export class StreamSlots {
     if (!this.shared.enabled) return this.acquireHere(key);
     const releaseShared = await this.shared.acquire(`stream:${key}`, this.config.maxStreamsPerUser);
     if (!releaseShared) throw this.tooMany();
+    return this.counted(releaseShared);
+  }
+
+  /** Counts the stream open here until `release` (made idempotent) is called. */
+  private counted(release: () => void): () => void {
     this.total++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total--;
-      releaseShared();
+      release();
     };
   }
 
@@ -51,15 +56,10 @@ export class StreamSlots {
     const n = this.open.get(key) ?? 0;
     if (n >= this.config.maxStreamsPerUser) throw this.tooMany();
     this.open.set(key, n + 1);
-    this.total++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.total--;
+    return this.counted(() => {
       const left = (this.open.get(key) ?? 1) - 1;
       if (left <= 0) this.open.delete(key);
       else this.open.set(key, left);
-    };
+    });
   }
 }

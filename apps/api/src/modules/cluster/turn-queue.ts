@@ -41,19 +41,21 @@ export class TurnQueue implements OnModuleInit {
    * approval or an interruption is carried by whichever worker takes the job).
    */
   async enqueue(m: EntityManager | DataSource, runId: string): Promise<void> {
-    await m.query(
-      `WITH free AS (UPDATE runs SET worker_id = NULL WHERE id = $1)
-       SELECT graphile_worker.add_job($2, json_build_object('run_id', $1::text), job_key => $3, max_attempts => $4)`,
-      [runId, TURN_TASK, turnJobKey(runId), MAX_ATTEMPTS],
-    );
+    await this.queueRun(m, runId, null);
   }
 
   /** A worker that stops gives a run it still holds back to the queue: another worker resumes it. */
   async handBack(runId: string, workerId: string): Promise<void> {
-    await this.ds.query(
-      `WITH free AS (UPDATE runs SET worker_id = NULL WHERE id = $1 AND worker_id = $2 AND state = 'running' RETURNING id)
+    await this.queueRun(this.ds, runId, workerId);
+  }
+
+  /** Clears the run's worker (only if `heldBy` still holds it and it runs, when given) and adds its job. */
+  private async queueRun(m: EntityManager | DataSource, runId: string, heldBy: string | null) {
+    await m.query(
+      `WITH free AS (UPDATE runs SET worker_id = NULL
+                      WHERE id = $1 AND ($2::varchar IS NULL OR (worker_id = $2 AND state = 'running')) RETURNING id)
        SELECT graphile_worker.add_job($3, json_build_object('run_id', $1::text), job_key => $4, max_attempts => $5) FROM free`,
-      [runId, workerId, TURN_TASK, turnJobKey(runId), MAX_ATTEMPTS],
+      [runId, heldBy, TURN_TASK, turnJobKey(runId), MAX_ATTEMPTS],
     );
   }
 
