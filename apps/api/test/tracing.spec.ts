@@ -8,6 +8,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN, createTestDb, type TestDb } from './support/app';
 import { bind, setupPack } from './support/chat-pack';
@@ -29,10 +31,14 @@ function freePort(): Promise<number> {
   });
 }
 
-async function until<T>(what: string, read: () => T | undefined | false, ms = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  ms = 30_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = read();
+    const v = await read();
     if (v) return v;
     if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 100));
@@ -57,12 +63,7 @@ test('without OTEL_EXPORTER_OTLP_ENDPOINT no OpenTelemetry SDK module is loaded'
     encoding: 'utf8',
   });
   expect(JSON.parse(on.stdout)).toEqual(
-    expect.arrayContaining([
-      'sdk-trace-node',
-      'exporter-trace-otlp-http',
-      'instrumentation-http',
-      'instrumentation-pg',
-    ]),
+    expect.arrayContaining(['sdk-trace-node', 'exporter-trace-otlp-proto', 'instrumentation-pg']),
   );
 });
 
@@ -75,6 +76,7 @@ describe('a traced turn', () => {
   let spans: ReceivedSpan[];
   let url: string;
   let admin: Client;
+  let childEnv: NodeJS.ProcessEnv;
   const traceId = randomBytes(16).toString('hex');
   const callerSpanId = randomBytes(8).toString('hex');
 
@@ -83,20 +85,19 @@ describe('a traced turn', () => {
     receiver = await OtlpReceiver.start();
     db = await createTestDb();
     const port = await freePort();
+    childEnv = {
+      ...process.env,
+      HOST: '127.0.0.1',
+      DATA_DIR: db.dataDir,
+      DATABASE_URL: db.databaseUrl!,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      OTEL_SERVICE_NAME: 'aws-under-test',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    };
     child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: db.dataDir,
-        DATABASE_URL: db.databaseUrl!,
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-        LOG_LEVEL: 'warn',
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-        OTEL_SERVICE_NAME: 'aws-under-test',
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-      },
+      env: { ...childEnv, PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => logs.push(String(d)));
@@ -150,10 +151,42 @@ describe('a traced turn', () => {
   const named = (name: string) => spans.filter((s) => s.name === name);
   const parentOf = (s: ReceivedSpan) => spans.find((p) => p.spanId === s.parentSpanId);
 
-  test('sent as OTLP/HTTP JSON to OTEL_EXPORTER_OTLP_ENDPOINT, under OTEL_SERVICE_NAME', () => {
+  test('sent as OTLP/HTTP protobuf (the default) to OTEL_EXPORTER_OTLP_ENDPOINT, under OTEL_SERVICE_NAME', () => {
     expect(receiver.requests.every((r) => r.path === '/v1/traces')).toBe(true);
-    expect(receiver.requests[0].contentType).toMatch(/^application\/json/);
+    expect(receiver.requests[0].contentType).toMatch(/^application\/x-protobuf/);
     expect(spans[0].resource['service.name']).toBe('aws-under-test');
+  });
+
+  test('OTEL_EXPORTER_OTLP_PROTOCOL=http/json: the same spans as OTLP/HTTP JSON', async () => {
+    const jsonReceiver = await OtlpReceiver.start();
+    const port = await freePort();
+    const other = spawn(process.execPath, [MAIN], {
+      env: {
+        ...childEnv,
+        PORT: String(port),
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'aws-tracing-json-')),
+        OTEL_EXPORTER_OTLP_ENDPOINT: jsonReceiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      },
+      stdio: 'ignore',
+    });
+    try {
+      const otherUrl = `http://127.0.0.1:${port}`;
+      await until('the second server', async () => (await fetch(`${otherUrl}/health`).catch(() => null))?.ok, 60_000);
+      const jsonTrace = randomBytes(16).toString('hex');
+      await fetch(`${otherUrl}/auth/me`, {
+        headers: { traceparent: `00-${jsonTrace}-${randomBytes(8).toString('hex')}-01` },
+      });
+      const span = await until('the JSON request span', () => jsonReceiver.spans.find((x) => x.traceId === jsonTrace));
+      expect(jsonReceiver.requests[0].contentType).toMatch(/^application\/json/);
+      expect(span.kind).toBe(2); // SPAN_KIND_SERVER
+      expect(span.attributes['http.response.status_code']).toBe(401);
+    } finally {
+      const exited = new Promise((r) => other.once('exit', r));
+      other.kill('SIGTERM');
+      await exited;
+      await jsonReceiver.close();
+    }
   });
 
   test("the caller's traceparent is the parent: HTTP request → turn → node → model calls and tool calls", () => {

@@ -26,6 +26,8 @@ import { IMPORT_LIMIT, JSON_LIMIT, jsonBody, jsonOnly, noNulInQuery, originCheck
 import { studioPages } from './http/studio-pages';
 import { buildOpenApi, mountOpenApi } from './openapi';
 import { REPO_ROOT } from './paths';
+import { httpSpans } from './telemetry/http-spans';
+import { httpSpansOn } from './telemetry/tracing';
 
 const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 /** LOG_LEVEL order, to filter the embedded server's lines (they start before the app's logger exists). */
@@ -91,6 +93,8 @@ async function buildApp(config: AppConfig, db: DatabaseTarget, opts: { logger?: 
   const ds = app.get(DataSource);
   await ds.runMigrations({ transaction: 'each' });
 
+  // tracing on: each request runs in its HTTP server span (http-spans.ts)
+  if (httpSpansOn()) app.use(httpSpans(config.version));
   app.use(requestId);
   // a cluster worker (ROLE=worker) runs turns; its port serves probes and metrics, nothing else
   if (config.role === 'worker')

@@ -1,7 +1,8 @@
 /**
- * A small OTLP/HTTP trace receiver on 127.0.0.1 for API tests: accepts `POST /v1/traces` in the JSON
- * encoding (what `@opentelemetry/exporter-trace-otlp-http` sends) and keeps every span, flattened, with
- * its resource's and its own attributes decoded to plain values.
+ * A small OTLP/HTTP trace receiver on 127.0.0.1 for API tests: accepts `POST /v1/traces` in both
+ * encodings — protobuf (`application/x-protobuf`, the default, `@opentelemetry/exporter-trace-otlp-proto`)
+ * and JSON (`application/json`, `@opentelemetry/exporter-trace-otlp-http`) — and keeps every span,
+ * flattened, with its resource's and its own attributes decoded to plain values.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,6 +48,88 @@ function hexId(id: string | undefined): string {
     : Buffer.from(id, 'base64').toString('hex');
 }
 
+/**
+ * The protobuf wire format, read as far as OTLP's trace request needs (opentelemetry-proto
+ * `collector/trace/v1`, `trace/v1`, `common/v1`): a message is its fields by number, each a varint
+ * (bigint) or a length-delimited / fixed-width value (Buffer).
+ */
+type Raw = bigint | Buffer;
+function message(buf: Buffer): Map<number, Raw[]> {
+  const fields = new Map<number, Raw[]>();
+  let pos = 0;
+  const varint = () => {
+    let v = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      const b = buf[pos++];
+      v |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return v;
+    }
+  };
+  const take = (n: number) => buf.subarray(pos, (pos += n));
+  while (pos < buf.length) {
+    const key = Number(varint());
+    const wire = key & 7;
+    const value =
+      wire === 0 ? varint() : wire === 1 ? take(8) : wire === 5 ? take(4) : wire === 2 ? take(Number(varint())) : null;
+    if (value === null) throw new Error(`protobuf: wire type ${wire} not expected in OTLP traces`);
+    fields.set(key >>> 3, [...(fields.get(key >>> 3) ?? []), value]);
+  }
+  return fields;
+}
+const first = (m: Map<number, Raw[]>, n: number) => m.get(n)?.[0];
+const bytesOf = (m: Map<number, Raw[]>, n: number) => (first(m, n) as Buffer | undefined) ?? Buffer.alloc(0);
+
+function protoValue(b: Buffer): unknown {
+  const v = message(b);
+  if (v.has(1)) return bytesOf(v, 1).toString('utf8');
+  if (v.has(2)) return first(v, 2) === 1n;
+  if (v.has(3)) return Number(BigInt.asIntN(64, first(v, 3) as bigint));
+  if (v.has(4)) return bytesOf(v, 4).readDoubleLE(0);
+  if (v.has(5)) return (message(bytesOf(v, 5)).get(1) ?? []).map((x) => protoValue(x as Buffer));
+  return undefined;
+}
+
+function protoAttributes(list: Raw[] | undefined): Record<string, unknown> {
+  return Object.fromEntries(
+    (list ?? []).map((b) => {
+      const kv = message(b as Buffer);
+      return [bytesOf(kv, 1).toString('utf8'), kv.has(2) ? protoValue(bytesOf(kv, 2)) : undefined];
+    }),
+  );
+}
+
+/** An ExportTraceServiceRequest in protobuf, as the spans it carries. */
+function protoSpans(body: Buffer): ReceivedSpan[] {
+  const out: ReceivedSpan[] = [];
+  for (const rs of message(body).get(1) ?? []) {
+    const resourceSpans = message(rs as Buffer);
+    const resource = protoAttributes(message(bytesOf(resourceSpans, 1)).get(1));
+    for (const ss of resourceSpans.get(2) ?? []) {
+      const scopeSpans = message(ss as Buffer);
+      const scope = bytesOf(message(bytesOf(scopeSpans, 1)), 1).toString('utf8');
+      for (const sp of scopeSpans.get(2) ?? []) {
+        const span = message(sp as Buffer);
+        const status = message(bytesOf(span, 15));
+        out.push({
+          traceId: bytesOf(span, 1).toString('hex'),
+          spanId: bytesOf(span, 2).toString('hex'),
+          parentSpanId: bytesOf(span, 4).toString('hex'),
+          name: bytesOf(span, 5).toString('utf8'),
+          kind: Number(first(span, 6) ?? 0n),
+          status: {
+            ...(status.has(3) ? { code: Number(first(status, 3)) } : {}),
+            ...(status.has(2) ? { message: bytesOf(status, 2).toString('utf8') } : {}),
+          },
+          attributes: protoAttributes(span.get(9)),
+          resource,
+          scope,
+        });
+      }
+    }
+  }
+  return out;
+}
+
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
   readonly requests: Array<{ path: string; contentType: string }> = [];
@@ -66,7 +149,14 @@ export class OtlpReceiver {
           res.writeHead(404).end();
           return;
         }
-        receiver.take(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        const body = Buffer.concat(chunks);
+        if (/^application\/x-protobuf/.test(req.headers['content-type'] ?? '')) {
+          receiver.spans.push(...protoSpans(body));
+          // an empty ExportTraceServiceResponse
+          res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+          return;
+        }
+        receiver.take(JSON.parse(body.toString('utf8')));
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });

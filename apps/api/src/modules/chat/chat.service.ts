@@ -27,7 +27,7 @@ import { type StageChange } from './message.entity';
 import { advanceStageChange } from './stage-change';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { ClusterTurns } from './cluster-turns';
-import { RunAdmission } from './run-admission';
+import { RunAdmission, type AdmissionFacts } from './run-admission';
 import { RunHub } from './run-hub';
 import { recordTurn } from './turn-record';
 import { Run } from './run.entity';
@@ -89,42 +89,39 @@ export class ChatService {
     // admitting transaction (after the workspace is restored, for a rerun that restores it)
     const queued = isCluster(this.config);
     const message = storableText(input.message ?? '');
-    // Admitted (one turn per project, a cap per user: run-admission.ts), then one statement: the run row,
-    // the user's history entry (when there is a message) and the recent history for the model's context —
-    // read from the statement's snapshot, so without this message.
-    const recent: Array<{ role: 'user' | 'assistant'; content: string }> = await this.admission.admit(
-      user.id,
-      project,
-      input.multitask === 'enqueue',
-      async (m) => {
-        const rows: Array<{ role: 'user' | 'assistant'; content: string }> = await m.query(
-          `WITH r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input, rerun_of) VALUES ($1, $2, $3, $4, $5, 'running', $6, $8, $10) RETURNING id),
-            um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, $6 FROM r WHERE $7 <> '' OR $9)
-       SELECT role, content FROM messages WHERE project_id = $3 AND content <> '' ORDER BY id DESC LIMIT ${HISTORY_FOR_CONTEXT}`,
-          [
-            runId,
-            user.id,
-            project.id,
-            pack.id,
-            mode,
-            project.stage,
-            message.trim() ? message : '',
-            // what a resume needs to start the turn again (run-recovery.service.ts)
-            JSON.stringify({
-              stage: project.stage ?? input.stage ?? pack.stages[0],
-              awaiting_gate: project.awaiting_gate ?? null,
-              advance: !!input.advance,
-              node_key: input.node_key ?? null,
-            }),
-            // an Advance's user entry is stored even without a message: it records the stage move
-            !!input.advance,
-            rerun?.rerunOf ?? null,
-          ],
-        );
-        if (queued) await this.cluster.queued(m, runId, !rerun?.beforeRun);
-        return rows;
-      },
-    );
+    // One statement admits the turn (one per project, a cap per user: run-admission.ts) and, when
+    // admitted, stores the run row and the user's history entry (when there is a message); it returns
+    // what the admission read, with the recent history for the model's context (without this message).
+    // The run's `input` is what a resume needs to start the turn again (run-recovery.service.ts).
+    const admission = await this.admission.admit(user.id, project, input.multitask === 'enqueue', async (m, a) => {
+      const [row]: Array<{ admission: AdmissionFacts }> = await m.query(
+        `WITH a AS (SELECT * FROM turn_admission($2, $3, $11, ${HISTORY_FOR_CONTEXT})),
+            r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input, rerun_of)
+              SELECT $1, $2, $3, $4, $5, 'running', a.stage,
+                jsonb_build_object('stage', coalesce(a.stage, $6::varchar), 'awaiting_gate', a.awaiting_gate,
+                  'advance', $9::boolean, 'node_key', $8::varchar),
+                $10
+              FROM a WHERE a.admitted RETURNING id),
+            um AS (INSERT INTO messages (project_id, run_id, role, content, stage) SELECT $3, r.id, 'user', $7, a.stage FROM r, a WHERE $7 <> '' OR $9)
+       SELECT row_to_json(a) AS admission FROM a`,
+        [
+          runId,
+          a.userId,
+          a.projectId,
+          pack.id,
+          mode,
+          input.stage ?? pack.stages[0],
+          message.trim() ? message : '',
+          input.node_key ?? null,
+          // an Advance's user entry is stored even without a message: it records the stage move
+          !!input.advance,
+          rerun?.rerunOf ?? null,
+          a.maxRunning,
+        ],
+      );
+      if (row?.admission.admitted && queued) await this.cluster.queued(m, runId, !rerun?.beforeRun);
+      return row?.admission;
+    });
     if (rerun?.beforeRun) {
       try {
         await rerun.beforeRun(runId);
@@ -148,7 +145,7 @@ export class ChatService {
     const ports = this.projectPorts(user, project, runId);
     const stage = project.stage ?? input.stage ?? pack.stages[0];
     const history: ChatMessage[] =
-      rerun?.history ?? recent.reverse().map((m) => ({ role: m.role, content: m.content }));
+      rerun?.history ?? admission.recent.map((m) => ({ role: m.role, content: m.content }));
     const result = this.execute({
       runId,
       ownerId: user.id,

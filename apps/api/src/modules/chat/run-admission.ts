@@ -1,5 +1,6 @@
 /**
- * Admission of turns (docs/API.md "Turns", docs/OPERATIONS.md "Limits"): one running turn per project
+ * Admission of turns (docs/API.md "Turns", docs/OPERATIONS.md "Limits", docs/decisions/runtime.md
+ * "Admission: one statement"): one running turn per project
  * (`409 turn_in_progress` naming it; `409 approval_pending` while its turn waits for a tool call's approval) and at most MAX_RUNS_PER_USER running turns per user (`429`), decided
  * in the database so that concurrent requests cannot both get in; demo runs are capped per client. With
  * `multitask: "enqueue"` a turn for a busy project waits for the running one to end instead of 409.
@@ -7,13 +8,46 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
+import { APP_CONFIG, isCluster, type AppConfig } from '../../platform/config/app-config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { SharedSlots } from '../limits/shared-slots';
 import type { Project } from '../projects/project.entity';
 import { RunHub } from './run-hub';
 
 const RETRY_AFTER_S = '5';
+
+/** What `turn_admission()` (migration 1732300000074) read under the user's lock. */
+export interface AdmissionFacts {
+  admitted: boolean;
+  stage: string | null;
+  awaiting_gate: Project['awaiting_gate'];
+  blocking_id: string | null;
+  blocking_state: string | null;
+  running: number;
+  /** the project's last messages with content, oldest first (without the one being admitted) */
+  recent: Array<{ role: 'user' | 'assistant'; content: string }>;
+}
+
+/** The values the admitting statement passes to `turn_admission()`. */
+export interface AdmissionParams {
+  userId: number;
+  projectId: number;
+  maxRunning: number;
+}
+
+/**
+ * The statement that admits a turn: it calls `turn_admission()` as a CTE named `a` and inserts only
+ * `WHERE a.admitted`; resolves to what `a` read (undefined: the project is gone).
+ */
+export type AdmitStatement = (m: EntityManager, params: AdmissionParams) => Promise<AdmissionFacts | undefined>;
+
+/** A refused admission in cluster mode: rolls the (empty) transaction back, carrying the facts out. */
+class Refused extends Error {
+  constructor(readonly facts: AdmissionFacts | undefined) {
+    super('turn not admitted');
+  }
+}
+
 /** how often an enqueued turn looks again at a running turn that is not live in this process */
 const ENQUEUE_POLL_MS = 250;
 
@@ -70,17 +104,16 @@ export class RunAdmission {
   ) {}
 
   /**
-   * In one transaction holding the user's row lock (so a user's admissions are serialised): refuses a
-   * project with a running turn or a user at the cap, refreshes the project's stage and gate (a turn that
-   * ended just before may have moved them), then runs `insert`, which must insert the `running` run row.
-   * The partial unique index on runs(project_id) backs the per-project rule for any other writer.
+   * Admits a turn and runs `insert`, whose one statement must call `turn_admission()` (AdmitStatement) and
+   * insert the run only `WHERE a.admitted`: the user's row lock serialises their admissions, and the
+   * function reads, under it, the project's unfinished turn, the user's running turns, the project's
+   * current stage and gate and the recent history (migration 1732300000074). A refusal becomes the
+   * 409/429 here; an admitted project gets the stage and gate it has now (a turn that ended just before
+   * may have moved them). With ROLE=all that statement is the whole admission; in cluster mode it runs
+   * in a transaction with whatever `insert` adds (the queued event and job). The partial unique index on
+   * runs(project_id) backs the per-project rule for any other writer.
    */
-  async admit<T>(
-    userId: number,
-    project: Project,
-    enqueue: boolean,
-    insert: (m: EntityManager) => Promise<T>,
-  ): Promise<T> {
+  async admit(userId: number, project: Project, enqueue: boolean, insert: AdmitStatement): Promise<AdmissionFacts> {
     if (!enqueue) return this.admitNow(userId, project, insert);
     // double-texting with `multitask: "enqueue"`: the turns of one project wait here in arrival order
     // (in this process), each admitted once the turn before it has ended — never two at once
@@ -96,11 +129,7 @@ export class RunAdmission {
   }
 
   /** Admits once the project's running turn has ended (at most TURN_TIMEOUT_MS of waiting, then 409). */
-  private async admitWhenFree<T>(
-    userId: number,
-    project: Project,
-    insert: (m: EntityManager) => Promise<T>,
-  ): Promise<T> {
+  private async admitWhenFree(userId: number, project: Project, insert: AdmitStatement): Promise<AdmissionFacts> {
     const deadline = Date.now() + this.config.turnTimeoutMs;
     for (;;) {
       try {
@@ -114,36 +143,41 @@ export class RunAdmission {
     }
   }
 
-  private async admitNow<T>(userId: number, project: Project, insert: (m: EntityManager) => Promise<T>): Promise<T> {
+  private async admitNow(userId: number, project: Project, insert: AdmitStatement): Promise<AdmissionFacts> {
+    const params = { userId, projectId: project.id, maxRunning: this.config.maxRunsPerUser };
+    let facts: AdmissionFacts | undefined;
     try {
-      return await this.ds.transaction(async (m) => {
-        await m.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
-        const running: Array<{ id: string; project_id: number | null }> = await m.query(
-          `SELECT id, project_id FROM runs WHERE owner_id = $1 AND state = 'running'`,
-          [userId],
-        );
-        const same = running.find((r) => r.project_id === project.id);
-        if (same) throw turnInProgress(project.slug, same.id);
-        if (running.length >= this.config.maxRunsPerUser) {
-          throw new DomainError(
-            'runs.too_many',
-            `At most ${this.config.maxRunsPerUser} turns may run at once per user; wait for one to end.`,
-            undefined,
-            { 'Retry-After': RETRY_AFTER_S },
-          );
-        }
-        const [fresh]: Array<Pick<Project, 'stage' | 'awaiting_gate'>> = await m.query(
-          'SELECT stage, awaiting_gate FROM projects WHERE id = $1',
-          [project.id],
-        );
-        if (fresh) Object.assign(project, fresh);
-        return insert(m);
-      });
+      facts = isCluster(this.config)
+        ? await this.ds.transaction(async (m) => {
+            const f = await insert(m, params);
+            // nothing was inserted: end the transaction before the caller's other writes
+            if (!f?.admitted) throw new Refused(f);
+            return f;
+          })
+        : await insert(this.ds.manager, params);
     } catch (e) {
-      if (!(e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505')) throw e;
-      // the one-unfinished-turn index (running or awaiting approval; migration 1732300000045)
-      throw (await unfinishedTurn(this.ds, project)) ?? e;
+      if (e instanceof Refused) facts = e.facts;
+      else if (e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505')
+        // the one-unfinished-turn index (running or awaiting approval; migration 1732300000045)
+        throw (await unfinishedTurn(this.ds, project)) ?? e;
+      else throw e;
     }
+    if (!facts) throw new DomainError('not_found', `Project ${project.slug} not found`);
+    if (!facts.admitted) {
+      if (facts.blocking_id)
+        throw facts.blocking_state === 'awaiting_approval'
+          ? approvalPending(project.slug, facts.blocking_id)
+          : turnInProgress(project.slug, facts.blocking_id);
+      throw new DomainError(
+        'runs.too_many',
+        `At most ${this.config.maxRunsPerUser} turns may run at once per user; wait for one to end.`,
+        undefined,
+        { 'Retry-After': RETRY_AFTER_S },
+      );
+    }
+    project.stage = facts.stage;
+    project.awaiting_gate = facts.awaiting_gate;
+    return facts;
   }
 
   /**

@@ -59,6 +59,14 @@ describe('validateEnvironment', () => {
       { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' },
       /OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http\(s\) URL/,
     );
+    refused(
+      { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      /OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json \(no gRPC exporter here\), got "grpc"/,
+    );
+    refused(
+      { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http' },
+      /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http\/protobuf/,
+    );
   });
 
   test('telemetry variables: a long METRICS_TOKEN and OTLP endpoints on http(s) hosts are accepted', () => {
@@ -66,7 +74,9 @@ describe('validateEnvironment', () => {
       METRICS_TOKEN: 'scrape-token-0123456789',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector.internal/v1/traces',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'HTTP/JSON',
     });
+    expect(e.OTEL_EXPORTER_OTLP_PROTOCOL).toBe('http/json');
     expect(e.METRICS_TOKEN).toBe('scrape-token-0123456789');
     expect(e.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://127.0.0.1:4318');
   });

@@ -31,6 +31,8 @@ const Count = () => (target: object, key: string) => {
 };
 
 const OTLP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+/** The OTLP encodings this build exports (platform/telemetry/tracing-sdk.ts); http/protobuf is OTLP's default. */
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'];
 
 const lower = Transform(({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value,
@@ -119,6 +121,18 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsUrl(OTLP_URL, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL' })
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  @IsOptional()
+  @lower
+  @IsIn(OTLP_PROTOCOLS, {
+    message: `OTEL_EXPORTER_OTLP_PROTOCOL must be ${OTLP_PROTOCOLS.join(' or ')} (no gRPC exporter here), got "$value"`,
+  })
+  OTEL_EXPORTER_OTLP_PROTOCOL?: string;
+  @IsOptional()
+  @lower
+  @IsIn(OTLP_PROTOCOLS, {
+    message: `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be ${OTLP_PROTOCOLS.join(' or ')} (no gRPC exporter here), got "$value"`,
+  })
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string;
 }
 
 /** A configuration error: its message is the whole story (main.ts prints it without a stack). */
@@ -200,4 +214,6 @@ const KEYS: (keyof EnvironmentVariables)[] = [
   'METRICS_TOKEN',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
 ];

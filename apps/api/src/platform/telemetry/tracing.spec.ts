@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { tracingRequested } from './tracing';
-import { keepLogStoreInTraceContext, nameAfterRoute, QueryStrippingProcessor } from './tracing-sdk';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { disabledInstrumentations, tracingRequested } from './tracing';
+import { keepLogStoreInTraceContext, otlpProtocol } from './tracing-sdk';
 
 describe('tracingRequested', () => {
   test('on with an OTLP endpoint (all signals or traces), off by default and when disabled', () => {
@@ -18,38 +18,21 @@ describe('tracingRequested', () => {
   });
 });
 
-describe('QueryStrippingProcessor', () => {
-  test('query strings never reach the exporter (a chat message travels in one)', () => {
-    const exporter = new InMemorySpanExporter();
-    const provider = new NodeTracerProvider({
-      spanProcessors: [new QueryStrippingProcessor(new SimpleSpanProcessor(exporter))],
-    });
-    const span = provider.getTracer('t').startSpan(
-      'GET',
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          'http.url': 'http://h/agent/stream?message=secret+plan',
-          'http.target': '/agent/stream?message=secret+plan',
-          'url.full': 'http://h/agent/stream?message=secret+plan',
-          'url.query': 'message=secret+plan',
-          'http.route': '/agent/stream',
-        },
-      },
-      context.active(),
-    );
-    span.end();
-    // only HTTP server spans carry a request URL; the others are passed on as they are
-    const other = provider.getTracer('t').startSpan('pg.query:SELECT', { attributes: { 'db.query.text': 'SELECT 1' } });
-    other.end();
-    const [out, untouched] = exporter.getFinishedSpans();
-    expect(out.attributes).toEqual({
-      'http.url': 'http://h/agent/stream',
-      'http.target': '/agent/stream',
-      'url.full': 'http://h/agent/stream',
-      'http.route': '/agent/stream',
-    });
-    expect(untouched.attributes).toEqual({ 'db.query.text': 'SELECT 1' });
+describe('otlpProtocol', () => {
+  test('protobuf (the OTLP default) unless http/json is asked for, the traces variable first', () => {
+    expect(otlpProtocol({})).toBe('http/protobuf');
+    expect(otlpProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'HTTP/JSON ' })).toBe('http/json');
+    expect(
+      otlpProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }),
+    ).toBe('http/protobuf');
+    expect(otlpProtocol({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' })).toBe('http/json');
+  });
+});
+
+describe('disabledInstrumentations', () => {
+  test('a comma-separated list, any case and spacing', () => {
+    expect(disabledInstrumentations({})).toEqual(new Set(['']));
+    expect([...disabledInstrumentations({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: ' HTTP, pg' })]).toEqual(['http', 'pg']);
   });
 });
 
@@ -96,24 +79,5 @@ describe('keepLogStoreInTraceContext', () => {
       for (const m of readFileSync(join(dir, file), 'utf8').matchAll(/\bstorage(?:_\d+)?\.storage\.(\w+)/g))
         used.add(m[1]);
     expect([...used].sort()).toEqual(['getStore', 'run']);
-  });
-});
-
-describe('nameAfterRoute', () => {
-  test('the HTTP span is named after the matched route; without one it keeps its name', () => {
-    const exporter = new InMemorySpanExporter();
-    const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    const tracer = provider.getTracer('t');
-    const routed = tracer.startSpan('POST', {}, context.active());
-    nameAfterRoute(routed, { method: 'POST', route: { path: '/agent/chat' } });
-    routed.end();
-    const unrouted = tracer.startSpan('GET', {}, context.active());
-    nameAfterRoute(unrouted, { method: 'GET' });
-    unrouted.end();
-    const [a, b] = exporter.getFinishedSpans();
-    expect(a.name).toBe('POST /agent/chat');
-    expect(a.attributes['http.route']).toBe('/agent/chat');
-    expect(b.name).toBe('GET');
-    expect(b.attributes).toEqual({});
   });
 });

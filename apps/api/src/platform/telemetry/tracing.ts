@@ -23,6 +23,15 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
   return set('OTEL_EXPORTER_OTLP_ENDPOINT') || set('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
 }
 
+/**
+ * The parts of a trace the operator left out: OTEL_NODE_DISABLED_INSTRUMENTATIONS (the variable
+ * `@opentelemetry/auto-instrumentations-node` reads), a comma-separated list — `http` (the request
+ * spans, http-spans.ts), `pg` (the database statements).
+ */
+export function disabledInstrumentations(env: NodeJS.ProcessEnv): Set<string> {
+  return new Set((env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((s) => s.trim().toLowerCase()));
+}
+
 export function setTracingHandle(h: TracingHandle) {
   handle = h;
 }
@@ -30,6 +39,11 @@ export function setTracingHandle(h: TracingHandle) {
 /** True when the SDK was started in this process (by start-tracing.ts, before the app's modules loaded). */
 export function tracingOn(): boolean {
   return handle !== null;
+}
+
+/** Whether requests get their HTTP server span (http-spans.ts): tracing on, `http` not left out. */
+export function httpSpansOn(): boolean {
+  return handle !== null && !disabledInstrumentations(process.env).has('http');
 }
 
 /** Flushes and stops the exporter (at shutdown); nothing when tracing is off. */

@@ -14,6 +14,7 @@ import { HistoryStageChange1732300000070 } from './1732300000070-history-stage-c
 import { WorkflowVersions1732300000071 } from './1732300000071-workflow-versions';
 import { Cluster1732300000072 } from './1732300000072-cluster';
 import { SharedLimits1732300000073 } from './1732300000073-shared-limits';
+import { TurnAdmission1732300000074 } from './1732300000074-turn-admission';
 
 export const MIGRATIONS = [
   Auth1732300000000,
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   WorkflowVersions1732300000071,
   Cluster1732300000072,
   SharedLimits1732300000073,
+  TurnAdmission1732300000074,
 ];
