@@ -168,7 +168,7 @@ export class ChatService {
       saveState: (s) => this.projects.saveState(project.id, s),
       workspace: this.workspace.forProject(project.id, runId),
       provider: (m) => this.runtime.providerFor(m),
-      checkpoint: (step) => this.hub.checkpoint(runId, step),
+      checkpoint: (step, now) => this.hub.checkpoint(runId, step, now),
       externalTools: this.mcpServers.toolsFor(user),
     };
   }
@@ -307,7 +307,7 @@ export class ChatService {
       const result = r;
       const stored = await this.hub.complete(
         runId,
-        (events) => recordTurn(this.ds, runId, project, result, events, moved, launch.workerId ?? null),
+        (events, steps) => recordTurn(this.ds, runId, project, result, events, steps, moved, launch.workerId ?? null),
         {
           waitMs: this.config.runRecordWaitMs,
           notStored: OUTCOME_NOT_STORED,

@@ -7,6 +7,13 @@ export interface HubEvent {
 
 export type Listener = (e: HubEvent) => void;
 
+/** A checkpoint waiting for its write: its number, the last event seq before it, the step. */
+export interface HeldStep {
+  step: number;
+  event_seq: number;
+  data: unknown;
+}
+
 export const FLUSH_MS = 200;
 export const FLUSH_MAX = 200;
 /** Backoff between retries of a failed write: doubles from the first to the last. */
@@ -51,9 +58,11 @@ export class LiveRun {
   unsettled: Promise<void> | null = null;
   /** a resumed run goes on after the seqs it stored before (docs/decisions/runtime.md, "Durable runs") */
   base = 0;
-  /** checkpoints stored; after a failed one none is written, so the stored ones stay a prefix of the turn */
+  /** checkpoints recorded; after a failed write none is, so the stored ones stay a prefix of the turn */
   steps = 0;
   checkpoints = true;
+  /** recorded steps not stored yet: they go with the next write (run-hub.ts, `checkpoint`) */
+  held: HeldStep[] = [];
   /** cluster mode: the seq of the last event sent to the other processes (run-fanout.ts) */
   lastSent = 0;
   /** resolves when subscribers have been told the run ended */

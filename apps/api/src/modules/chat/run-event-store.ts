@@ -3,7 +3,7 @@
  * replays of stored events. Inserts ignore rows already stored, so a retried write is not doubled.
  */
 import type { DataSource } from 'typeorm';
-import type { HubEvent } from './run-hub';
+import type { HeldStep, HubEvent } from './live-run';
 import { RunEvent } from './run-event.entity';
 
 export function insertEvents(ds: DataSource, runId: string, batch: HubEvent[]) {
@@ -17,26 +17,26 @@ export function insertEvents(ds: DataSource, runId: string, batch: HubEvent[]) {
 }
 
 /**
- * One checkpoint (runtime/step-log.ts) and the events pending before it, in one statement, committed
+ * Checkpoints (runtime/step-log.ts) and the events pending before them, in one statement, committed
  * without waiting for the WAL flush (`synchronous_commit` off for this transaction only): the threat is
  * this process dying, which loses nothing committed; a crash of the database itself may lose the last
  * ~200 ms of checkpoints, whose steps a resume then redoes. A later synchronous commit (a tool's file
  * write) flushes them first, so a write that survives always has the checkpoint of the model response
  * that asked for it (docs/decisions/runtime.md, "Durable runs").
  */
-export async function writeCheckpoint(
+export async function writeCheckpoints(
   ds: DataSource,
   runId: string,
   batch: HubEvent[],
-  step: number,
-  eventSeq: number,
-  data: unknown,
+  steps: HeldStep[],
 ): Promise<void> {
   await ds.query(
     `WITH async AS (SELECT set_config('synchronous_commit', 'off', true)),
           ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM jsonb_to_recordset($2::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING)
-     INSERT INTO run_checkpoints (run_id, step, event_seq, data) SELECT $1, $3, $4, $5 FROM async ON CONFLICT DO NOTHING`,
-    [runId, JSON.stringify(batch), step, eventSeq, JSON.stringify(data)],
+     INSERT INTO run_checkpoints (run_id, step, event_seq, data)
+     SELECT $1, x.step, x.event_seq, x.data FROM async, jsonb_to_recordset($3::jsonb) AS x(step integer, event_seq integer, data jsonb)
+     ON CONFLICT DO NOTHING`,
+    [runId, JSON.stringify(batch), JSON.stringify(steps)],
   );
 }
 

@@ -15,7 +15,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../platform/config/app-config';
 import { errorInfo as errInfo } from '../../platform/logging/error-info';
 import { storableValue } from '../runtime/storable';
-import { insertEvents, storedEvents, writeCheckpoint } from './run-event-store';
+import { insertEvents, storedEvents, writeCheckpoints } from './run-event-store';
 import { RunFanout } from './run-fanout';
 import {
   FLUSH_MAX,
@@ -25,6 +25,7 @@ import {
   retryDelay,
   type CompleteOptions,
   type Completion,
+  type HeldStep,
   type HubEvent,
   type Listener,
 } from './live-run';
@@ -152,6 +153,8 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.timer = null;
     }
     const batch = r.pending.splice(0);
+    const steps = r.held.splice(0);
+    if (steps.length) return this.storeSteps(r, batch, steps);
     if (batch.length) {
       r.flushing = r.flushing.then(() =>
         insertEvents(this.ds, r.id, batch).then(
@@ -175,30 +178,39 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
   }
 
   /**
-   * Stores one checkpoint of the turn (runtime/step-log.ts) with every event still pending, in one
-   * statement queued after the writes before it, so the stored events reach at least `event_seq` and a
-   * resume knows what its clients saw. A failed checkpoint is not retried: the events go back to the
-   * queue, and later steps are not recorded either (a resume replays the stored prefix and redoes the rest).
+   * Records one checkpoint of the turn (runtime/step-log.ts). `now` (the turn waits for it): stored at
+   * once, with the steps held before it and every event still pending, in one statement queued after the
+   * writes before it, so the stored events reach at least its `event_seq` and a resume knows what its
+   * clients saw. Otherwise the step is held and goes with the next write — the event flush at most
+   * FLUSH_MS later, the next step stored at once, or the run's final write, which stores it only when
+   * the run can still be resumed (interrupted, awaiting approval): a turn that ends within FLUSH_MS
+   * writes no checkpoint at all, where it used to write each step and delete them all at its end.
    */
-  checkpoint(runId: string, data: unknown): Promise<void> {
+  checkpoint(runId: string, data: unknown, now: boolean): Promise<void> {
     const r = this.live.get(runId);
     if (!r || r.closing || !r.checkpoints) return Promise.resolve();
-    if (r.timer) {
-      clearTimeout(r.timer);
-      r.timer = null;
-    }
-    const batch = r.pending.splice(0);
-    const step = ++r.steps;
-    const eventSeq = r.base + r.events.length;
+    r.held.push({ step: ++r.steps, event_seq: r.base + r.events.length, data: storableValue(data) });
+    if (now) return this.flush(r);
+    if (!r.timer) r.timer = setTimeout(() => void this.flush(r), FLUSH_MS);
+    return Promise.resolve();
+  }
+
+  /**
+   * Held checkpoints and the events before them, one statement. A failed one is not retried: the events
+   * go back to the queue, and no later step is recorded either (a resume replays the stored prefix and
+   * redoes the rest).
+   */
+  private storeSteps(r: LiveRun, batch: HubEvent[], steps: HeldStep[]): Promise<void> {
     const write = r.flushing.then(() =>
-      writeCheckpoint(this.ds, runId, batch, step, eventSeq, storableValue(data)).then(
+      writeCheckpoints(this.ds, r.id, batch, steps).then(
         () => undefined,
         (err) => {
           r.checkpoints = false;
+          r.held.length = 0;
           r.pending.unshift(...batch);
           r.failures++;
           this.logger.warn(
-            { err: errInfo(err), run_id: runId },
+            { err: errInfo(err), run_id: r.id },
             'could not store a checkpoint; the run goes on without',
           );
           if (!r.timer && !r.closing) r.timer = setTimeout(() => void this.flush(r), retryDelay(r.failures));
@@ -211,7 +223,8 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
 
   /**
    * Ends a run in one write: the held-back `done` and `close` get the next seqs, `persist` stores them
-   * with every event still pending (the caller adds the run's outcome to the same statement), and only
+   * with every event still pending and the checkpoints still held (the caller adds the run's outcome to
+   * the same statement, and keeps the checkpoints only if the run can still be resumed), and only
    * then do subscribers see `done` and `close` — whoever reads `done` can rely on the run and its
    * history being stored.
    *
@@ -222,7 +235,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
    */
   async complete(
     runId: string,
-    persist: (events: HubEvent[]) => Promise<void>,
+    persist: (events: HubEvent[], steps: HeldStep[]) => Promise<void>,
     opts: CompleteOptions,
   ): Promise<Completion> {
     const r = this.live.get(runId);
@@ -233,6 +246,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.timer = null;
     }
     await r.flushing;
+    const steps = r.checkpoints ? r.held.splice(0) : [];
     const next = r.base + r.events.length + 1;
     const ending = (first: number): HubEvent[] => [
       ...(r.done === undefined ? [] : [{ seq: first, event: 'done', data: r.done }]),
@@ -242,7 +256,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     const deadline = Math.min(Date.now() + opts.waitMs, this.shutdownBy ?? Infinity);
     for (let failures = 0; ;) {
       try {
-        await persist([...r.pending, ...stored]);
+        await persist([...r.pending, ...stored], steps);
         r.pending.length = 0;
         this.endWith(r, stored);
         return 'stored';
@@ -262,7 +276,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
     );
     const events = [...r.pending, ...last];
     r.pending.length = 0;
-    r.unsettled = this.settleLater(r, () => persist(events));
+    r.unsettled = this.settleLater(r, () => persist(events, steps));
     this.endWith(r, last, false);
     return 'deferred';
   }

@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import type { TurnResult } from '../runtime/runtime.types';
 import type { Project } from '../projects/project.entity';
 import type { MessageState, StageChange } from './message.entity';
-import type { HubEvent } from './run-hub';
+import type { HeldStep, HubEvent } from './live-run';
 
 export const MESSAGE_STATE: Record<TurnResult['state'], MessageState> = {
   done: 'done',
@@ -23,7 +23,9 @@ function withoutReply(data: unknown): unknown {
 
 /**
  * One statement (one commit) at the end of a turn: the run's outcome, the events not yet stored
- * (`close` last) and, on a project, the assistant's history entry. The reply is kept once, by the
+ * (`close` last), on a project the assistant's history entry, and the checkpoints: deleted when the run
+ * ended for good, kept — with the steps still held in memory (`steps`, run-hub.ts) — when it can still be
+ * resumed (interrupted, awaiting approval). The reply is kept once, by the
  * history entry (besides the stream's content events): not on the run row (`runs.reply` is only filled
  * for a run without a history entry, the demo) nor in the stored `done` (docs/decisions/runtime.md).
  *
@@ -36,6 +38,7 @@ export async function recordTurn(
   project: Project | null,
   r: TurnResult,
   events: HubEvent[],
+  steps: HeldStep[],
   sc: StageChange | null,
   /** cluster mode: the worker carrying the run — a worker that lost it to another stores nothing */
   workerId: string | null = null,
@@ -49,7 +52,8 @@ export async function recordTurn(
           sc AS (UPDATE messages SET stage_change = $16 FROM u WHERE $16::jsonb IS NOT NULL AND messages.run_id = u.id AND messages.role = 'user'),
           ev AS (INSERT INTO run_events (run_id, seq, event, data) SELECT $1, x.seq, x.event, x.data FROM u, jsonb_to_recordset($13::jsonb) AS x(seq integer, event varchar, data jsonb) ON CONFLICT DO NOTHING),
           -- checkpoints are compacted when the run ends, unless it can still be resumed (docs/decisions/runtime.md)
-          cp AS (DELETE FROM run_checkpoints c USING u WHERE c.run_id = u.id AND $2 NOT IN ('interrupted', 'awaiting_approval'))
+          cp AS (DELETE FROM run_checkpoints c USING u WHERE c.run_id = u.id AND $2 NOT IN ('interrupted', 'awaiting_approval')),
+          ck AS (INSERT INTO run_checkpoints (run_id, step, event_seq, data) SELECT $1, x.step, x.event_seq, x.data FROM u, jsonb_to_recordset($19::jsonb) AS x(step integer, event_seq integer, data jsonb) WHERE $2 IN ('interrupted', 'awaiting_approval') ON CONFLICT DO NOTHING)
      INSERT INTO messages (project_id, run_id, role, content, stage, node_key, agent_id, tool_calls, state, error, pending_approval)
      SELECT $8, u.id, 'assistant', $3, $6, $14, $9, $10, $15, $5, $17 FROM u WHERE $11
        AND NOT EXISTS (SELECT 1 FROM messages WHERE run_id = $1 AND role = 'assistant')`,
@@ -74,6 +78,7 @@ export async function recordTurn(
       sc ? JSON.stringify(sc) : null,
       r.approval ? JSON.stringify(r.approval) : null,
       workerId,
+      JSON.stringify(steps),
     ],
   );
 }

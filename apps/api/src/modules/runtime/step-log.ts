@@ -39,8 +39,13 @@ export type Step =
 export type StepKind = Step['step'];
 export type StepOf<K extends StepKind> = Extract<Step, { step: K }>;
 
-/** Stores one step (and, in the chat layer, the run events before it) — one statement; never rejects. */
-export type CheckpointWriter = (step: Step) => Promise<void>;
+/**
+ * Records one step (in the chat layer, with the run events before it); never rejects. `now`: the turn
+ * waits for it, so it is stored at once (with any steps held before it); otherwise the writer may hold
+ * it briefly and store it with the next write — or, when the turn ends first, not at all (an ended run
+ * needs no checkpoints: run-hub.ts, `checkpoint`).
+ */
+export type CheckpointWriter = (step: Step, now: boolean) => Promise<void>;
 
 export class StepLog {
   private cursor = 0;
@@ -74,8 +79,9 @@ export class StepLog {
    *
    * Only a model response that asks for tools is waited for: its tools must not run before it is stored
    * (a write's idempotency key names its place in that response). Every other step is recorded in the
-   * background (the writer keeps the order and never rejects): lost in a crash, it is redone safely —
-   * a tool again (its write found by its key), a node or stage move derived again.
+   * background (the writer keeps the order, may hold it until its next write, and never rejects): lost
+   * in a crash, it is redone safely — a tool again (its write found by its key), a model call again, a
+   * node or stage move derived again.
    */
   async complete(step: Step): Promise<void> {
     if (this.replaying) {
@@ -88,8 +94,9 @@ export class StepLog {
       this.cursor++;
       return;
     }
-    const stored = this.writer?.(step);
-    if (step.step === 'model' && step.tool_calls.length) await stored;
+    const now = step.step === 'model' && step.tool_calls.length > 0;
+    const stored = this.writer?.(step, now);
+    if (now) await stored;
   }
 }
 
