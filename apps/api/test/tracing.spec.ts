@@ -5,11 +5,8 @@
  * arrive as one trace: HTTP request → turn → node → model calls and tool calls, with the GenAI
  * attributes, and pg spans under them. Without the variable the SDK is not even loaded.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN, createTestDb, type TestDb } from './support/app';
 import { bind, setupPack } from './support/chat-pack';
@@ -17,19 +14,7 @@ import { FakeLlm } from './support/fake-llm';
 import { Client } from './support/http';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 import { readStream } from './support/sse';
-
-const MAIN = join(__dirname, '../dist/src/main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+import { startChildServer, type ChildServer } from './support/child-server';
 
 async function until<T>(
   what: string,
@@ -71,12 +56,10 @@ describe('a traced turn', () => {
   let fake: FakeLlm;
   let receiver: OtlpReceiver;
   let db: TestDb;
-  let child: ChildProcess;
-  const logs: string[] = [];
+  let server: ChildServer;
   let spans: ReceivedSpan[];
   let url: string;
   let admin: Client;
-  let childEnv: NodeJS.ProcessEnv;
   const traceId = randomBytes(16).toString('hex');
   const callerSpanId = randomBytes(8).toString('hex');
 
@@ -84,35 +67,12 @@ describe('a traced turn', () => {
     fake = await FakeLlm.start();
     receiver = await OtlpReceiver.start();
     db = await createTestDb();
-    const port = await freePort();
-    childEnv = {
-      ...process.env,
-      HOST: '127.0.0.1',
-      DATA_DIR: db.dataDir,
-      DATABASE_URL: db.databaseUrl!,
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
+    server = await startChildServer(db, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_SERVICE_NAME: 'aws-under-test',
       OTEL_BSP_SCHEDULE_DELAY: '100',
-    };
-    child = spawn(process.execPath, [MAIN], {
-      env: { ...childEnv, PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (d) => logs.push(String(d)));
-    child.stderr!.on('data', (d) => logs.push(String(d)));
-    url = `http://127.0.0.1:${port}`;
-    const end = Date.now() + 60_000;
-    while (
-      !(await fetch(`${url}/health`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      if (child.exitCode !== null || Date.now() > end) throw new Error(`the server did not start:\n${logs.join('')}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    url = server.url;
 
     admin = new Client(url);
     await admin.login(ADMIN.username, ADMIN.password);
@@ -138,11 +98,7 @@ describe('a traced turn', () => {
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await server?.kill();
     await db?.drop();
     await receiver?.close();
     await fake?.close();
@@ -159,22 +115,14 @@ describe('a traced turn', () => {
 
   test('OTEL_EXPORTER_OTLP_PROTOCOL=http/json: the same spans as OTLP/HTTP JSON', async () => {
     const jsonReceiver = await OtlpReceiver.start();
-    const port = await freePort();
-    const other = spawn(process.execPath, [MAIN], {
-      env: {
-        ...childEnv,
-        PORT: String(port),
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'aws-tracing-json-')),
-        OTEL_EXPORTER_OTLP_ENDPOINT: jsonReceiver.endpoint,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      },
-      stdio: 'ignore',
+    const other = await startChildServer(db, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: jsonReceiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
     });
     try {
-      const otherUrl = `http://127.0.0.1:${port}`;
-      await until('the second server', async () => (await fetch(`${otherUrl}/health`).catch(() => null))?.ok, 60_000);
       const jsonTrace = randomBytes(16).toString('hex');
-      await fetch(`${otherUrl}/auth/me`, {
+      await fetch(`${other.url}/auth/me`, {
         headers: { traceparent: `00-${jsonTrace}-${randomBytes(8).toString('hex')}-01` },
       });
       const span = await until('the JSON request span', () => jsonReceiver.spans.find((x) => x.traceId === jsonTrace));
@@ -182,9 +130,7 @@ describe('a traced turn', () => {
       expect(span.kind).toBe(2); // SPAN_KIND_SERVER
       expect(span.attributes['http.response.status_code']).toBe(401);
     } finally {
-      const exited = new Promise((r) => other.once('exit', r));
-      other.kill('SIGTERM');
-      await exited;
+      await other.kill();
       await jsonReceiver.close();
     }
   });
