@@ -24,13 +24,12 @@
 //   BENCH_CLUSTER_SECONDS    length of each throughput run (default 20)
 //   BENCH_CLUSTER_FAST       fast heartbeat for the second recovery: "beat/dead" ms (default 1000/5000)
 //   BENCH_STRICT=1           exit 1 when a target is missed
-import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openAiDelta, openAiDone, readStream, serviceClose, serviceDelta } from './lib/http.mjs';
-import { cpuSeconds, createPgDatabase, otherCpu, ROOT, startFake, startServer } from './lib/processes.mjs';
+import { cpuSeconds, createPgDatabase, ensureBuilt, otherCpu, ROOT, startFake, startServer } from './lib/processes.mjs';
 import { machineFacts, table } from './lib/report.mjs';
 import { BenchSetup, CHAT_TEXT_TOKENS, fakeText } from './lib/setup.mjs';
 import { ms, percentile, round, sleep } from './lib/stats.mjs';
@@ -296,17 +295,7 @@ async function recovery(ctx, api, workers, slug, pg) {
 
 async function main() {
   process.chdir(ROOT);
-  if (env.BENCH_SKIP_BUILD !== '1') {
-    log('building (node scripts/ensure-install.mjs && nx run-many -t build)…');
-    execSync('node scripts/ensure-install.mjs', { stdio: 'inherit' });
-    execSync('npx nx run-many -t build --outputStyle=static', {
-      stdio: 'inherit',
-      env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
-    });
-  }
-  for (const f of ['apps/api/dist/src/main.js', 'apps/api/dist-support/fake-llm.js']) {
-    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: build first (npm run build)`);
-  }
+  ensureBuilt(log);
   const load = { start: loadAverage() };
   log(`scenario 8 (cluster)${quick ? ' (quick)' : ''}; load average ${load.start}`);
   const fake = await startFake();

@@ -16,13 +16,13 @@
 //   BENCH_PG_URL           the Postgres server's admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_OTLP=1           tracing on: the server exports its spans to a local OTLP/HTTP receiver
 //   BENCH_ROOT=<checkout>  run another checkout's build (e.g. main's) with this harness
-import { execSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { BenchSetup } from './lib/setup.mjs';
-import { createPgDatabase, memory, ROOT, startFake, startServer } from './lib/processes.mjs';
+import { createPgDatabase, ensureBuilt, memory, ROOT, startFake, startServer } from './lib/processes.mjs';
 import { machineFacts, table, updateDocs, writeResults } from './lib/report.mjs';
 import * as s1 from './scenarios/s1-sync-turn.mjs';
 import * as s2 from './scenarios/s2-sse-turn.mjs';
@@ -65,17 +65,7 @@ function resetPeak(pid) {
 
 async function main() {
   process.chdir(ROOT);
-  if (env.BENCH_SKIP_BUILD !== '1') {
-    log('building (node scripts/ensure-install.mjs && nx run-many -t build)…');
-    execSync('node scripts/ensure-install.mjs', { stdio: 'inherit' });
-    execSync('npx nx run-many -t build --outputStyle=static', {
-      stdio: 'inherit',
-      env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
-    });
-  }
-  for (const f of ['apps/api/dist/src/main.js', 'apps/api/dist-support/fake-llm.js']) {
-    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: build first (npm run build)`);
-  }
+  ensureBuilt(log);
   if (!only.length) return runCluster();
   const profDir = env.BENCH_CPU_PROF === '1' ? mkdtempSync(join(tmpdir(), 'aws-bench-prof-')) : null;
   log(`scenarios ${only.join(',')} on ${databases.join(' + ')}${quick ? ' (quick)' : ''}`);

@@ -1,7 +1,7 @@
 // Child processes of the benchmark (the fake provider and the production server), their CPU and
 // memory read from /proc, and the throwaway Postgres database of a run.
-import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execSync, fork, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,25 @@ export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, ''
 const require = createRequire(import.meta.url);
 export const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
 const CLK_TCK = 100; // USER_HZ on Linux: /proc reports CPU time in 1/100 s
+
+/**
+ * Installs and builds (unless BENCH_SKIP_BUILD=1), then checks that the server build and the fake model
+ * server the benches start are there.
+ */
+export function ensureBuilt(log) {
+  if (process.env.BENCH_SKIP_BUILD !== '1') {
+    log('building (node scripts/ensure-install.mjs && nx run-many -t build)…');
+    execSync('node scripts/ensure-install.mjs', { stdio: 'inherit', cwd: ROOT });
+    execSync('npx nx run-many -t build --outputStyle=static', {
+      stdio: 'inherit',
+      cwd: ROOT,
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    });
+  }
+  for (const f of ['apps/api/dist/src/main.js', 'apps/api/dist-support/fake-llm.js']) {
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: build first (npm run build)`);
+  }
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
