@@ -93,7 +93,7 @@ export class ChatService {
     // admitted, stores the run row and the user's history entry (when there is a message); it returns
     // what the admission read, with the recent history for the model's context (without this message).
     // The run's `input` is what a resume needs to start the turn again (run-recovery.service.ts).
-    const admission = await this.admission.admit(user.id, project, input.multitask === 'enqueue', async (m, a) => {
+    const admission = await this.admission.admit(project, input.multitask === 'enqueue', async (m, a) => {
       const [row]: Array<{ admission: AdmissionFacts }> = await m.query(
         `WITH a AS (SELECT * FROM turn_admission($2, $3, $11, ${HISTORY_FOR_CONTEXT})),
             r AS (INSERT INTO runs (id, owner_id, project_id, workflow_id, mode, state, stage, input, rerun_of)
@@ -106,8 +106,8 @@ export class ChatService {
        SELECT row_to_json(a) AS admission FROM a`,
         [
           runId,
-          a.userId,
-          a.projectId,
+          user.id,
+          project.id,
           pack.id,
           mode,
           input.stage ?? pack.stages[0],

@@ -28,10 +28,9 @@ export interface AdmissionFacts {
   recent: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
-/** The values the admitting statement passes to `turn_admission()`. */
+/** What the admitting statement passes to `turn_admission()` besides the user and the project. */
 export interface AdmissionParams {
-  userId: number;
-  projectId: number;
+  /** MAX_RUNS_PER_USER */
   maxRunning: number;
 }
 
@@ -113,12 +112,12 @@ export class RunAdmission {
    * in a transaction with whatever `insert` adds (the queued event and job). The partial unique index on
    * runs(project_id) backs the per-project rule for any other writer.
    */
-  async admit(userId: number, project: Project, enqueue: boolean, insert: AdmitStatement): Promise<AdmissionFacts> {
-    if (!enqueue) return this.admitNow(userId, project, insert);
+  async admit(project: Project, enqueue: boolean, insert: AdmitStatement): Promise<AdmissionFacts> {
+    if (!enqueue) return this.admitNow(project, insert);
     // double-texting with `multitask: "enqueue"`: the turns of one project wait here in arrival order
     // (in this process), each admitted once the turn before it has ended — never two at once
     const before = this.waiting.get(project.id) ?? Promise.resolve();
-    const mine = before.then(() => this.admitWhenFree(userId, project, insert));
+    const mine = before.then(() => this.admitWhenFree(project, insert));
     const tail = mine.then(
       () => undefined,
       () => undefined,
@@ -129,11 +128,11 @@ export class RunAdmission {
   }
 
   /** Admits once the project's running turn has ended (at most TURN_TIMEOUT_MS of waiting, then 409). */
-  private async admitWhenFree(userId: number, project: Project, insert: AdmitStatement): Promise<AdmissionFacts> {
+  private async admitWhenFree(project: Project, insert: AdmitStatement): Promise<AdmissionFacts> {
     const deadline = Date.now() + this.config.turnTimeoutMs;
     for (;;) {
       try {
-        return await this.admitNow(userId, project, insert);
+        return await this.admitNow(project, insert);
       } catch (e) {
         const running = e instanceof DomainError && e.code === 'turn_in_progress' ? e.extra?.run_id : undefined;
         if (typeof running !== 'string' || Date.now() > deadline) throw e;
@@ -143,8 +142,8 @@ export class RunAdmission {
     }
   }
 
-  private async admitNow(userId: number, project: Project, insert: AdmitStatement): Promise<AdmissionFacts> {
-    const params = { userId, projectId: project.id, maxRunning: this.config.maxRunsPerUser };
+  private async admitNow(project: Project, insert: AdmitStatement): Promise<AdmissionFacts> {
+    const params = { maxRunning: this.config.maxRunsPerUser };
     let facts: AdmissionFacts | undefined;
     try {
       facts = isCluster(this.config)

@@ -246,7 +246,7 @@ export class RunHub implements BeforeApplicationShutdown, OnApplicationShutdown 
       r.timer = null;
     }
     await r.flushing;
-    const steps = r.checkpoints ? r.held.splice(0) : [];
+    const steps = r.held.splice(0);
     const next = r.base + r.events.length + 1;
     const ending = (first: number): HubEvent[] => [
       ...(r.done === undefined ? [] : [{ seq: first, event: 'done', data: r.done }]),
